@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the test-bed scripts; sourced, never run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+LINUX_SRC=${LINUX_SRC:-$BUILD/linux}
+LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+PATCHES=$TOP/kernel/patches
+CONFIGS=$TOP/kernel/configs
+PROG=$(basename "$0")
+
+die()
+{
+	echo "$PROG: error: $*" >&2
+	exit 1
+}
+
+info()
+{
+	[ -n "${QUIET:-}" ] || echo "$PROG: $*" >&2
+}
+
+# hash_files FILE... - one digest over the names and contents of FILEs
+hash_files()
+{
+	local f
+
+	for f in "$@"; do
+		printf '%s\n' "${f##*/}"
+		cat "$f"
+	done | sha256sum | cut -d' ' -f1
+}
+
+# series_patches - the patch files named by kernel/patches/series, in order
+series_patches()
+{
+	local line
+
+	[ -f "$PATCHES/series" ] || return 0
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%%#*}
+		line=$(echo "$line" | tr -d '[:space:]')
+		[ -n "$line" ] || continue
+		[ -f "$PATCHES/$line" ] ||
+			die "kernel/patches/series names '$line', which does not exist"
+		echo "$PATCHES/$line"
+	done < "$PATCHES/series"
+}
+
+# git in the unpacked kernel tree must work on a machine with no identity
+git_identity()
+{
+	if [ -z "$(git config --global user.email 2>/dev/null)" ]; then
+		export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-perfx test bed}
+		export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-perfx@localhost}
+		export GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-perfx test bed}
+		export GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-perfx@localhost}
+	fi
+}
+
+BASE_TAG=perfx-base

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# Included by each test directory's Makefile after it sets:
+#   TEST_GEN_PROGS  our kselftest-harness tests, one NAME.c each, built with
+#                   -Wall -Wextra -Werror
+#   UPSTREAM_PROGS  tests built from the unpacked tree's selftests directory
+#                   of the same name (upstream code, upstream warnings)
+# Binaries go to build/selftests/DIR; `run_tests` runs them all as TAP.
+
+SELFTESTS := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+TOP ?= $(abspath $(SELFTESTS)/..)
+LINUX_SRC ?= $(TOP)/build/linux
+KSFT := $(LINUX_SRC)/tools/testing/selftests
+TARGET := $(notdir $(CURDIR))
+OUTPUT ?= $(TOP)/build/selftests/$(TARGET)
+
+CC ?= gcc
+CFLAGS += -O2 -g -I$(KSFT) -I$(CURDIR)
+LDLIBS += -lpthread
+OUR_CFLAGS := -Wall -Wextra -Werror -Wno-unused-parameter
+
+OUR := $(addprefix $(OUTPUT)/,$(TEST_GEN_PROGS))
+UPSTREAM := $(addprefix $(OUTPUT)/,$(UPSTREAM_PROGS))
+
+.DELETE_ON_ERROR:
+.PHONY: all run_tests clean list
+all: $(OUR) $(UPSTREAM)
+
+$(KSFT)/kselftest_harness.h:
+	@echo "selftests: $(LINUX_SRC) is not unpacked: run 'make source' first" >&2
+	@exit 1
+
+$(OUTPUT)/%: %.c $(wildcard *.h) $(KSFT)/kselftest_harness.h
+	@mkdir -p $(OUTPUT)
+	$(Q)$(CC) $(CFLAGS) $(OUR_CFLAGS) $(EXTRA_CFLAGS) -o $@ $< $(LDLIBS)
+
+$(UPSTREAM): $(OUTPUT)/%: $(KSFT)/$(TARGET)/%.c $(KSFT)/kselftest_harness.h
+	@mkdir -p $(OUTPUT)
+	$(Q)$(CC) $(CFLAGS) -Wall -Wl,-no-as-needed -o $@ $< $(LDLIBS)
+
+run_tests: all
+	@$(SELFTESTS)/run_tests.sh $(TARGET) $(TEST_TIMEOUT) $(OUR) $(UPSTREAM)
+
+list:
+	@echo $(OUR) $(UPSTREAM)
+
+clean:
+	rm -rf $(OUTPUT)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
