@@ -5,8 +5,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 LINUX_SRC=${LINUX_SRC:-$BUILD/linux}
 LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-PATCHES=$TOP/kernel/patches
-CONFIGS=$TOP/kernel/configs
+PATCHES=${PERFX_PATCHES:-$TOP/kernel/patches}
+CONFIGS=${PERFX_CONFIGS:-$TOP/kernel/configs}
 PROG=$(basename "$0")
 
 die()

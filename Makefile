@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0
+# perfx: a shared-cgroup perf counting series for Linux 6.12 and its tools.
+# `make help` lists the targets.
+
+CONFIG ?= debug
+export CONFIG
+VM_ARGS ?=
+KERNEL_IMAGE := build/kbuild-$(CONFIG)/arch/x86/boot/bzImage
+HAVE_PERFX := $(wildcard tools/perfx/Makefile)
+
+.PHONY: help deps source kernel perfx selftests vm run check check-host \
+	check-guest series-export series-check bench clean distclean
+
+help:
+	@echo 'make deps           install the Debian packages the project needs (as root)'
+	@echo 'make source         unpack linux-source-6.12 into build/linux, apply kernel/patches'
+	@echo 'make kernel         build the guest kernel (CONFIG=debug|base|kasan, default debug)'
+	@echo 'make perfx          build tools/perfx/perfx'
+	@echo 'make selftests      build the kselftests in selftests/'
+	@echo 'make vm             boot the guest with a shell (VM_ARGS="-s 4 ..." for scripts/vm)'
+	@echo 'make run            the main job: build everything, run the example in the guest'
+	@echo 'make check          every test: host tests, then the selftests in the guest;'
+	@echo '                    ends with "check: N passed, N failed, N skipped"'
+	@echo 'make series-export  write build/linux commits back into kernel/patches'
+	@echo 'make series-check   checkpatch --strict and a build of every prefix of the series'
+	@echo 'make bench          the benchmarks under bench/'
+	@echo 'make clean          remove build outputs but keep build/linux and the kernels'
+	@echo 'make distclean      remove build/ entirely'
+	@echo 'scripts/vm -- CMD   run CMD in the guest (scripts/vm --help)'
+
+deps:
+	@scripts/deps
+
+source: deps
+	@scripts/kernel-source
+
+kernel: deps
+	@scripts/kernel-build -c $(CONFIG)
+
+perfx: deps
+ifneq ($(HAVE_PERFX),)
+	@$(MAKE) --no-print-directory -C tools/perfx
+endif
+
+selftests: source
+	@$(MAKE) --no-print-directory -C selftests all
+
+vm: kernel selftests perfx
+	@scripts/vm -c $(CONFIG) $(VM_ARGS)
+
+run: kernel selftests perfx
+	@scripts/run-example -c $(CONFIG)
+
+check: deps
+	@scripts/check -c $(CONFIG)
+
+series-export:
+	@scripts/series-export
+
+series-check: deps
+	@scripts/series-check
+
+bench: kernel perfx
+	@if [ -x bench/run ]; then bench/run; else echo "bench: no benchmarks yet"; fi
+
+clean:
+	@$(MAKE) --no-print-directory -C selftests clean >/dev/null
+ifneq ($(HAVE_PERFX),)
+	@$(MAKE) --no-print-directory -C tools/perfx clean >/dev/null
+endif
+	rm -rf build/vm build/selftests build/check
+
+distclean:
+	rm -rf build

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# guest-cgroup.sh - the test bed's promises, checked inside the guest:
+# our kernel, the mounts, the NUMA nodes, and perf events on a child cgroup.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cg=/sys/fs/cgroup/perfx-testbed
+n=0
+pass=0
+fail=0
+
+t()
+{
+	n=$((n + 1))
+	desc=$1
+	shift
+	if out=$("$@" 2>&1); then
+		pass=$((pass + 1))
+		echo "ok $n $desc"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n $desc"
+		echo "$out" | sed 's/^/# /'
+	fi
+}
+
+kernel_is_ours()
+{
+	uname -r | grep -q -- '-perfx' || { echo "uname -r: $(uname -r)"; return 1; }
+}
+
+mounts_are_right()
+{
+	grep -q '^/dev/root / 9p ro,' /proc/mounts || { echo "/ is not 9p ro"; return 1; }
+	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts || { echo "no cgroup2"; return 1; }
+	grep -q " /tmp tmpfs " /proc/mounts || { echo "/tmp is not tmpfs"; return 1; }
+	touch "$top/build/.guest-write" && rm "$top/build/.guest-write" ||
+		{ echo "$top is not writable"; return 1; }
+	! touch /usr/.perfx-guest-write 2>/dev/null || { echo "/usr is writable"; return 1; }
+}
+
+numa_nodes_match()
+{
+	want=$(sed -n 's/.*perfx_nodes=\([0-9]*\).*/\1/p' /proc/cmdline)
+	have=$(ls -d /sys/devices/system/node/node* | wc -l)
+	[ "$want" = "$have" ] || { echo "nodes: want $want, have $have"; return 1; }
+}
+
+# perf stat -G on a child cgroup counts the busy loop placed in it
+perf_counts_child_cgroup()
+{
+	mkdir -p "$cg" || return 1
+	out=$(perf stat -x, -a -e task-clock -G perfx-testbed -- \
+		sh -c "echo \$\$ > $cg/cgroup.procs && exec timeout 1 sh -c 'while :; do :; done'" 2>&1)
+	echo "$out"
+	ms=$(echo "$out" | awk -F, '$3 == "task-clock" && $4 == "perfx-testbed" { print int($1) }')
+	[ -n "$ms" ] && [ "$ms" -ge 100 ]
+}
+
+echo "TAP version 13"
+echo "1..4"
+t "kernel release is ours" kernel_is_ours
+t "host root read-only over 9p, cgroup2, tmpfs, repository writable" mounts_are_right
+t "NUMA nodes as requested" numa_nodes_match
+t "perf stat -G counts a busy loop in a child cgroup (>= 100 ms of 1 s)" perf_counts_child_cgroup
+rmdir "$cg" 2>/dev/null
+echo "testbed-guest: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# testbed.sh [-c CONFIG] - host-side tests of the test bed scripts.
+#
+# kernel-source and series-export run against a tiny fake source tarball
+# so they can be broken on purpose; scripts/vm boots the real kernel.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+config=debug
+[ "${1:-}" = -c ] && config=$2
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+pass=0
+fail=0
+skip=0
+
+t()
+{
+	local desc=$1 out
+
+	shift
+	n=$((n + 1))
+	if out=$("$@" 2>&1); then
+		pass=$((pass + 1))
+		echo "ok $n $desc"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n $desc"
+		printf '%s\n' "$out" | tail -n 15 | sed 's/^/# /'
+	fi
+}
+
+# a fake linux-source tarball and a series with one good patch
+make_fixture()
+{
+	local src=$tmp/linux-source-6.12 scratch=$tmp/scratch
+
+	mkdir -p "$src" "$tmp/patches"
+	printf 'kernelversion:\n\t@echo 6.12.0\n' > "$src/Makefile"
+	printf 'int a;\nint b;\nint c;\n' > "$src/file.c"
+	tar -C "$tmp" -cJf "$tmp/fake.tar.xz" linux-source-6.12
+	cp -r "$src" "$scratch"
+	(
+		cd "$scratch" && git init -q && git add -A && git commit -qm base &&
+		sed -i 's/int b;/int b = 1;/' file.c &&
+		git commit -qam "file: initialise b" -m "Because." &&
+		git format-patch -q --zero-commit --no-signature --numbered \
+			-o "$tmp/patches" HEAD~1
+	) || return 1
+	echo 0001-file-initialise-b.patch > "$tmp/patches/series"
+	sed 's/int b = 1;/int b = 2;/; s/^ int c;/ int d;/; s/initialise b/break it/' \
+		"$tmp/patches/0001-file-initialise-b.patch" > "$tmp/patches/0002-broken.patch"
+}
+
+ks()
+{
+	BUILD=$tmp/build PERFX_PATCHES=$tmp/patches LINUX_TARBALL=$tmp/fake.tar.xz \
+		"$top/scripts/kernel-source" "$@"
+}
+
+tree()
+{
+	git -C "$tmp/build/linux" "$@"
+}
+
+source_applies_series()
+{
+	ks || return 1
+	grep -q 'int b = 1;' "$tmp/build/linux/file.c" || return 1
+	[ "$(tree log --format=%s -1)" = "file: initialise b" ]
+}
+
+source_is_idempotent()
+{
+	local before
+
+	before=$(tree rev-parse HEAD)
+	ks || return 1
+	[ "$(tree rev-parse HEAD)" = "$before" ]
+}
+
+broken_patch_is_named_and_rolled_back()
+{
+	local out
+
+	echo 0002-broken.patch >> "$tmp/patches/series"
+	if out=$(ks 2>&1); then
+		echo "kernel-source succeeded with a broken patch"
+		return 1
+	fi
+	echo "$out"
+	echo "$out" | grep -q '0002-broken.patch does not apply' || return 1
+	[ "$(tree rev-parse HEAD)" = "$(tree rev-parse perfx-base)" ] || return 1
+	[ -z "$(tree status --porcelain)" ] || return 1
+	sed -i '/0002-broken.patch/d' "$tmp/patches/series"
+	rm "$tmp/patches/0002-broken.patch"
+	ks
+}
+
+missing_series_entry_is_named()
+{
+	local out
+
+	echo 0003-missing.patch >> "$tmp/patches/series"
+	out=$(ks 2>&1) && return 1
+	sed -i '/0003-missing.patch/d' "$tmp/patches/series"
+	echo "$out" | grep -q "names '0003-missing.patch', which does not exist"
+}
+
+local_changes_are_kept()
+{
+	local out head
+
+	echo 'int e;' >> "$tmp/build/linux/file.c"
+	tree commit -qam "file: add e" || return 1
+	head=$(tree rev-parse HEAD)
+	ks || return 1
+	[ "$(tree rev-parse HEAD)" = "$head" ] || return 1
+	# a changed series must not reset a tree with local commits
+	echo "# comment" >> "$tmp/patches/series"
+	out=$(ks 2>&1) && { echo "reset a tree with local commits"; return 1; }
+	echo "$out" | grep -q 'has local changes' || return 1
+	[ "$(tree rev-parse HEAD)" = "$head" ]
+}
+
+export_round_trip_has_no_churn()
+{
+	local before after
+
+	sed -i '/^# comment$/d' "$tmp/patches/series"
+	tree reset -q --hard HEAD~1 || return 1
+	before=$(cd "$tmp/patches" && sha256sum * | sha256sum)
+	BUILD=$tmp/build PERFX_PATCHES=$tmp/patches "$top/scripts/series-export" || return 1
+	after=$(cd "$tmp/patches" && sha256sum * | sha256sum)
+	[ "$before" = "$after" ] || { (cd "$tmp/patches" && ls -l); return 1; }
+	# and a new commit comes out as 0002
+	echo 'int e;' >> "$tmp/build/linux/file.c"
+	tree commit -qam "file: add e" || return 1
+	BUILD=$tmp/build PERFX_PATCHES=$tmp/patches "$top/scripts/series-export" || return 1
+	[ "$(cat "$tmp/patches/series")" = "$(printf '%s\n' 0001-file-initialise-b.patch 0002-file-add-e.patch)" ]
+}
+
+bad_config_option_is_named()
+{
+	local out
+
+	mkdir -p "$tmp/configs"
+	cp "$top/kernel/configs/base.config" "$tmp/configs/"
+	echo CONFIG_PERFX_NO_SUCH_OPTION=y >> "$tmp/configs/base.config"
+	out=$(BUILD=$tmp/kb LINUX_SRC=$top/build/linux PERFX_CONFIGS=$tmp/configs \
+		"$top/scripts/kernel-build" -c base 2>&1) && return 1
+	echo "$out"
+	echo "$out" | grep -q 'CONFIG_PERFX_NO_SUCH_OPTION=y'
+}
+
+vm_passes_exit_status()
+{
+	"$top/scripts/vm" -c "$config" -- sh -c 'exit 3'
+	[ $? -eq 3 ]
+}
+
+vm_reports_panic()
+{
+	local out rc log
+
+	out=$("$top/scripts/vm" -c "$config" -- sh -c 'echo c > /proc/sysrq-trigger' 2>&1)
+	rc=$?
+	echo "$out"
+	[ "$rc" -eq 125 ] || return 1
+	echo "$out" | grep -q 'Kernel panic' || return 1
+	log=$(echo "$out" | sed -n 's/.*kernel log: \(.*console.log\).*/\1/p' | head -n 1)
+	[ -s "$top/$log" ]
+}
+
+vm_times_out_and_cleans_up()
+{
+	local out rc
+
+	out=$("$top/scripts/vm" -c "$config" -t 20 -- sleep 600 2>&1)
+	rc=$?
+	echo "$out"
+	[ "$rc" -eq 124 ] || return 1
+	echo "$out" | grep -q 'timed out after 20s' || return 1
+	! pgrep -f "perfx_run=$top/build/vm/" >/dev/null
+}
+
+vm_rejects_bad_input()
+{
+	local out
+
+	out=$("$top/scripts/vm" --bogus 2>&1)
+	[ $? -eq 2 ] && echo "$out" | grep -q "unknown option '--bogus'" || return 1
+	out=$("$top/scripts/vm" -k "$tmp/nope" -- true 2>&1)
+	[ $? -eq 1 ] && echo "$out" | grep -q 'no kernel image' || return 1
+	out=$(QEMU=$tmp/no-qemu "$top/scripts/vm" -c "$config" -- true 2>&1)
+	[ $? -eq 1 ] && echo "$out" | grep -q 'not found' || return 1
+	out=$(QEMU=false "$top/scripts/vm" -c "$config" -- true 2>&1)
+	[ $? -eq 125 ] && echo "$out" | grep -q 'QEMU failed to start' || return 1
+	out=$("$top/scripts/vm" -s 3 -n 2 -- true 2>&1)
+	[ $? -eq 2 ] && echo "$out" | grep -q 'cannot be split evenly'
+}
+
+echo "TAP version 13"
+echo "1..11"
+make_fixture || { echo "Bail out! cannot make the fixture"; exit 1; }
+t "kernel-source unpacks and applies the series" source_applies_series
+t "kernel-source leaves an applied tree alone" source_is_idempotent
+t "a broken patch is named and the tree rolled back" broken_patch_is_named_and_rolled_back
+t "a series entry without a file is named" missing_series_entry_is_named
+t "local commits in the tree are kept, never reset" local_changes_are_kept
+t "series-export round trip rewrites nothing" export_round_trip_has_no_churn
+t "kernel-build names a config option that did not survive" bad_config_option_is_named
+t "scripts/vm exits with the command's status" vm_passes_exit_status
+t "scripts/vm reports a guest panic with its log" vm_reports_panic
+t "scripts/vm times out and leaves no QEMU behind" vm_times_out_and_cleans_up
+t "scripts/vm rejects bad input with one clear message" vm_rejects_bad_input
+echo "testbed: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
