@@ -1,0 +1,1066 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-stat.c - perfx stat: count events for a command, tasks, CPUs or
+ * cgroups and print the totals as perf stat does.
+ *
+ * --for-each-cgroup has two modes that print the same thing:
+ *   per-cgroup  one event per CPU per event per cgroup, opened with
+ *               PERF_FLAG_PID_CGROUP (what perf does);
+ *   shared      one event per CPU per event; the cgroup ids are attached to
+ *               it with PERF_EVENT_IOC_ATTACH_CGROUP and read back with
+ *               PERF_EVENT_IOC_READ_CGROUP (lib/cgroup-share.c).
+ * --cgroup-mode=auto (default) uses shared where the kernel has the ioctls.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "lib/cgroup.h"
+#include "lib/cgroup-share.h"
+#include "lib/cpumap.h"
+#include "lib/debug.h"
+#include "lib/evlist.h"
+#include "lib/evsel.h"
+#include "lib/parse-events.h"
+#include "lib/stat-display.h"
+#include "lib/threadmap.h"
+
+const char stat_usage[] =
+"Usage: perfx stat [<options>] [<command>]\n"
+"\n"
+"Count events for a command, tasks, CPUs or cgroups; print as perf stat.\n"
+"\n"
+"  -e, --event <event>        event list: cycles, task-clock:u, r003c,\n"
+"                             cpu/event=0x3c/, sched:sched_switch, {a,b}\n"
+"                             (repeatable; default: perf's default set)\n"
+"  -a, --all-cpus             system-wide on all online CPUs\n"
+"  -C, --cpu <cpus>           CPUs to count on, e.g. 0-3,6\n"
+"  -A, --no-aggr              one line per CPU\n"
+"  -p, --pid <pid>            existing processes (all their threads)\n"
+"  -t, --tid <tid>            existing threads\n"
+"  -I, --interval-print <ms>  print counts every <ms> milliseconds\n"
+"  -r, --repeat <n>           run the command n times, print mean and noise\n"
+"  -x, --field-separator <s>  CSV-like output with separator <s>\n"
+"  -j, --json-output          JSON output, one object per line\n"
+"  -o, --output <file>        write to <file> instead of stderr\n"
+"      --no-big-num           no thousands separators\n"
+"  -G, --cgroup <name,...>    count the i-th event in the i-th cgroup only\n"
+"      --for-each-cgroup <name,...>\n"
+"                             count every event in every cgroup (names or\n"
+"                             regex patterns under the cgroup2 mount)\n"
+"      --cgroup-mode <auto|shared|per-cgroup>\n"
+"                             how --for-each-cgroup counts (default auto:\n"
+"                             shared when the kernel supports it)\n"
+"  -v, --verbose              say what is opened and which mode is used\n"
+"  -h, --help                 this text\n"
+"\n"
+"Examples:\n"
+"  perfx stat -e task-clock,context-switches -- make\n"
+"  perfx stat -a -x, -I 1000 -e cycles,instructions\n"
+"  perfx stat -a --for-each-cgroup A,B -e task-clock -- sleep 1\n";
+
+enum cgroup_mode {
+	CGROUP_MODE_AUTO,
+	CGROUP_MODE_SHARED,
+	CGROUP_MODE_PER_CGROUP,
+};
+
+struct stat_opts {
+	char *events;
+	bool system_wide;
+	const char *cpu_list;
+	const char *pid_list;
+	const char *tid_list;
+	unsigned int interval;
+	int repeat;
+	const char *csv_sep;
+	bool json;
+	const char *output;
+	bool no_big_num;
+	const char *cgroup_list;
+	const char *for_each_cgroup;
+	enum cgroup_mode cgroup_mode;
+	int verbose;
+	char **argv;
+	int argc;
+};
+
+struct stat_ctx {
+	struct stat_opts opts;
+	struct stat_config config;
+	struct cpu_map *cpus;
+	struct thread_map *threads;
+	struct evlist *events;		/* as parsed */
+	struct evlist *evlist;		/* as printed: cgroup copies */
+	struct evlist *shared;		/* shared mode: what is opened */
+	struct cgroup **cgrps;
+	int nr_cgrps;
+	char cgroup_mnt[PATH_MAX];
+	bool shared_mode;
+	unsigned long nr_read_syscalls;
+	pid_t child;
+	int go_fd;
+	int err_fd;
+	char target[PATH_MAX];
+};
+
+static volatile sig_atomic_t done;
+static volatile sig_atomic_t child_exited;
+
+static void sig_handler(int sig)
+{
+	if (sig == SIGCHLD)
+		child_exited = 1;
+	else
+		done = 1;
+}
+
+static const char *errname(int err)
+{
+	const char *name = strerrorname_np(err < 0 ? -err : err);
+
+	return name ? name : "?";
+}
+
+static const char default_events[] =
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses";
+
+static int stat_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "perfx stat: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n\n%s", stat_usage);
+	return 129;
+}
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *val)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*val = strtoul(s, &end, 10);
+	if (errno || *end || *val > max)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_options(struct stat_opts *opts, int argc, char **argv)
+{
+	enum { OPT_NO_BIG_NUM = 256, OPT_FOR_EACH_CGROUP, OPT_CGROUP_MODE };
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json-output", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
+		{ "big-num", no_argument, NULL, 'B' },
+		{ "cgroup", required_argument, NULL, 'G' },
+		{ "for-each-cgroup", required_argument, NULL, OPT_FOR_EACH_CGROUP },
+		{ "cgroup-mode", required_argument, NULL, OPT_CGROUP_MODE },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long v;
+	bool no_aggr = false;
+	int c;
+
+	opts->repeat = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+e:aC:Ap:t:I:r:x:jo:BG:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': {
+			char *n;
+
+			if (asprintf(&n, "%s%s%s", opts->events ? opts->events : "",
+				     opts->events ? "," : "", optarg) < 0)
+				return -ENOMEM;
+			free(opts->events);
+			opts->events = n;
+			break;
+		}
+		case 'a':
+			opts->system_wide = true;
+			break;
+		case 'C':
+			opts->cpu_list = optarg;
+			break;
+		case 'A':
+			no_aggr = true;
+			break;
+		case 'p':
+			opts->pid_list = optarg;
+			break;
+		case 't':
+			opts->tid_list = optarg;
+			break;
+		case 'I':
+			if (parse_uint(optarg, UINT_MAX, &v) || v < 10)
+				return stat_usage_error("-I '%s': expected milliseconds >= 10", optarg);
+			opts->interval = (unsigned int)v;
+			break;
+		case 'r':
+			if (parse_uint(optarg, INT_MAX, &v) || v < 1)
+				return stat_usage_error("-r '%s': expected a positive count", optarg);
+			opts->repeat = (int)v;
+			break;
+		case 'x':
+			opts->csv_sep = optarg;
+			break;
+		case 'j':
+			opts->json = true;
+			break;
+		case 'o':
+			opts->output = optarg;
+			break;
+		case OPT_NO_BIG_NUM:
+			opts->no_big_num = true;
+			break;
+		case 'B':
+			opts->no_big_num = false;
+			break;
+		case 'G':
+			opts->cgroup_list = optarg;
+			break;
+		case OPT_FOR_EACH_CGROUP:
+			opts->for_each_cgroup = optarg;
+			break;
+		case OPT_CGROUP_MODE:
+			if (!strcmp(optarg, "auto"))
+				opts->cgroup_mode = CGROUP_MODE_AUTO;
+			else if (!strcmp(optarg, "shared"))
+				opts->cgroup_mode = CGROUP_MODE_SHARED;
+			else if (!strcmp(optarg, "per-cgroup"))
+				opts->cgroup_mode = CGROUP_MODE_PER_CGROUP;
+			else
+				return stat_usage_error("--cgroup-mode '%s': expected auto, shared or per-cgroup",
+							optarg);
+			break;
+		case 'v':
+			opts->verbose++;
+			break;
+		case 'h':
+			fputs(stat_usage, stdout);
+			return 1;
+		default:
+			if (optopt && strchr("eCptIrxoG", optopt))
+				return stat_usage_error("option -%c needs a value", optopt);
+			return stat_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	opts->argc = argc - optind;
+	opts->argv = argv + optind;
+	if (no_aggr)
+		opts->cpu_list = opts->cpu_list ? opts->cpu_list : NULL;
+	if (opts->cgroup_list && opts->for_each_cgroup)
+		return stat_usage_error("--cgroup and --for-each-cgroup cannot be used together");
+	if (opts->csv_sep && opts->json)
+		return stat_usage_error("-x and -j cannot be used together");
+	if (opts->interval && opts->repeat > 1)
+		return stat_usage_error("-I and -r cannot be used together");
+	if ((opts->pid_list || opts->tid_list) && (opts->system_wide || opts->cpu_list))
+		return stat_usage_error("-p/-t and -a/-C cannot be used together");
+	if (opts->pid_list && opts->tid_list)
+		return stat_usage_error("-p and -t cannot be used together");
+	if ((opts->cgroup_list || opts->for_each_cgroup) && !opts->system_wide && !opts->cpu_list)
+		return stat_usage_error("cgroup counting is only available system-wide (-a or -C)");
+	if (!opts->argc && !opts->system_wide && !opts->cpu_list && !opts->pid_list &&
+	    !opts->tid_list)
+		return stat_usage_error("nothing to count: give a command, -a, -C, -p or -t");
+	if (opts->repeat > 1 && !opts->argc)
+		return stat_usage_error("-r needs a command");
+	return no_aggr ? 2 : 0;
+}
+
+static int setup_cgroups(struct stat_ctx *ctx)
+{
+	const char *list = ctx->opts.for_each_cgroup ? ctx->opts.for_each_cgroup :
+			   ctx->opts.cgroup_list;
+	struct cgroup_names names = { 0, NULL };
+	char errbuf[256] = "";
+	int i, err;
+
+	err = cgroup__find_mnt(NULL, ctx->cgroup_mnt, sizeof(ctx->cgroup_mnt));
+	if (err) {
+		pr_err("cannot find a cgroup2 mount in /proc/self/mountinfo: %s (%s)\n",
+		       strerror(-err), errname(err));
+		return err;
+	}
+	if (ctx->opts.for_each_cgroup) {
+		err = cgroup_names__expand(ctx->cgroup_mnt, list, &names, errbuf, sizeof(errbuf));
+		if (err) {
+			pr_err("--for-each-cgroup '%s': %s (%s)\n", list, errbuf, errname(err));
+			return err;
+		}
+	} else {
+		/* -G: positional, an empty name leaves that event without a cgroup */
+		const char *s = list, *e;
+
+		for (;; s = e + 1) {
+			char **n = realloc(names.names, (names.nr + 1) * sizeof(*n));
+
+			if (!n) {
+				cgroup_names__exit(&names);
+				return -ENOMEM;
+			}
+			names.names = n;
+			e = strchrnul(s, ',');
+			n[names.nr++] = strndup(s, e - s);
+			if (!*e)
+				break;
+		}
+	}
+	ctx->cgrps = calloc(names.nr, sizeof(*ctx->cgrps));
+	if (!ctx->cgrps) {
+		err = -ENOMEM;
+		goto out;
+	}
+	ctx->nr_cgrps = names.nr;
+	for (i = 0; i < names.nr; i++) {
+		if (!names.names[i] || !names.names[i][0])
+			continue;
+		err = cgroup__new(ctx->cgroup_mnt, names.names[i], &ctx->cgrps[i]);
+		if (err) {
+			pr_err("cgroup '%s': expected a directory under the cgroup2 mount %s: %s (%s)\n",
+			       names.names[i], ctx->cgroup_mnt, strerror(-err), errname(err));
+			goto out;
+		}
+	}
+out:
+	cgroup_names__exit(&names);
+	return err;
+}
+
+static int setup_events(struct stat_ctx *ctx, const struct parse_events_env *env)
+{
+	const char *events = ctx->opts.events ? ctx->opts.events : default_events;
+	struct parse_events_error perr = { 0, "" };
+	int err;
+
+	ctx->events = evlist__new();
+	if (!ctx->events)
+		return -ENOMEM;
+	err = parse_events(ctx->events, events, env, &perr);
+	if (err) {
+		pr_err("event '%s': %s at offset %d (%s)\n", events, perr.msg, perr.pos,
+		       errname(err));
+		return err;
+	}
+	if (ctx->opts.for_each_cgroup) {
+		err = evlist__expand_cgroups(ctx->events, ctx->cgrps, ctx->nr_cgrps,
+					     &ctx->evlist);
+		if (err)
+			return err;
+	} else {
+		ctx->evlist = ctx->events;
+		ctx->events = NULL;
+		if (ctx->opts.cgroup_list) {
+			err = evlist__set_cgroups(ctx->evlist, ctx->cgrps, ctx->nr_cgrps);
+			if (err) {
+				pr_err("-G '%s': %d cgroups for %d events: expected at most one per event\n",
+				       ctx->opts.cgroup_list, ctx->nr_cgrps, ctx->evlist->nr);
+				return err;
+			}
+		}
+	}
+	return 0;
+}
+
+static void config_attr(struct stat_ctx *ctx, struct evsel *evsel)
+{
+	evsel->attr.disabled = 1;
+	evsel->attr.inherit = 1;
+	/* a forked command's own events start when it execs */
+	if (ctx->opts.argc && !ctx->opts.system_wide && !ctx->opts.cpu_list)
+		evsel->attr.enable_on_exec = 1;
+}
+
+static void raise_nofile(unsigned long need)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	need += 64;
+	if (rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		pr_debug("cannot raise RLIMIT_NOFILE to %lu\n", need);
+}
+
+static int paranoid_level(void)
+{
+	int level = 2;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level;
+}
+
+static bool errno_not_supported(int err)
+{
+	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -ENXIO ||
+	       err == -EINVAL || err == -ENOSYS;
+}
+
+static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)
+{
+	struct rlimit rl = { 0, 0 };
+
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+		pr_err("opening event '%s': %s (%s): counting %s needs CAP_PERFMON (or CAP_SYS_ADMIN) or kernel.perf_event_paranoid <= %d; it is %d\n",
+		       evsel->name, strerror(-err), errname(err),
+		       ctx->opts.system_wide || ctx->opts.cpu_list ? "CPUs" : "these tasks",
+		       ctx->opts.system_wide || ctx->opts.cpu_list ? 0 : 1, paranoid_level());
+		break;
+	case EMFILE:
+	case ENFILE:
+		getrlimit(RLIMIT_NOFILE, &rl);
+		pr_err("opening event '%s': %s (%s): %d events x %d CPUs x %d threads need more descriptors than the limit of %llu; raise 'ulimit -n'\n",
+		       evsel->name, strerror(-err), errname(err), ctx->evlist->nr, ctx->cpus->nr,
+		       ctx->threads->nr, (unsigned long long)rl.rlim_cur);
+		break;
+	case ESRCH:
+		pr_err("opening event '%s': the task to count does not exist (%s)\n",
+		       evsel->name, errname(err));
+		break;
+	default:
+		pr_err("opening event '%s'%s%s: %s (%s)\n", evsel->name,
+		       evsel->cgrp ? " in cgroup " : "", evsel->cgrp ? evsel->cgrp->name : "",
+		       strerror(-err), errname(err));
+		break;
+	}
+	return err;
+}
+
+/* Open @evlist's events; unsupported ones are marked and skipped, as perf. */
+static int open_evlist(struct stat_ctx *ctx, struct evlist *evlist)
+{
+	struct evsel *evsel;
+	int i, err;
+
+	evlist__for_each(evlist, i, evsel) {
+		config_attr(ctx, evsel);
+		if (evsel->leader != evsel && !evsel->leader->supported) {
+			evsel->supported = false;
+			continue;
+		}
+		err = evsel__open(evsel, ctx->cpus, ctx->threads);
+		if (err && errno_not_supported(err)) {
+			pr_debug("event '%s' is not supported: %s\n", evsel->name, strerror(-err));
+			evsel->supported = false;
+			evsel->open_err = err;
+			err = evsel__alloc_counts(evsel, ctx->cpus->nr);
+		}
+		if (err)
+			return open_error(ctx, evsel, err);
+	}
+	return 0;
+}
+
+static int open_shared(struct stat_ctx *ctx)
+{
+	__u64 *ids;
+	struct evsel *evsel;
+	int i, c, err;
+
+	ids = calloc(ctx->nr_cgrps, sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	for (i = 0; i < ctx->nr_cgrps; i++)
+		ids[i] = ctx->cgrps[i]->id;
+	err = open_evlist(ctx, ctx->shared);
+	if (err)
+		goto out;
+	evlist__for_each(ctx->shared, i, evsel) {
+		for (c = 0; evsel->fds && c < ctx->cpus->nr; c++) {
+			err = cgroup_share__attach(evsel__fd(evsel, c, 0), ids, ctx->nr_cgrps);
+			if (err)
+				goto out;
+		}
+	}
+	/* the printed copies read from the opened events */
+	for (i = 0; i < ctx->evlist->nr; i++) {
+		struct evsel *copy = ctx->evlist->entries[i];
+		struct evsel *src = ctx->shared->entries[i % ctx->shared->nr];
+
+		copy->share = src;
+		copy->share_idx = i / ctx->shared->nr;
+		copy->supported = src->supported;
+		err = evsel__alloc_counts(copy, ctx->cpus->nr);
+		if (err)
+			goto out;
+		if (!copy->cpus)
+			copy->cpus = cpu_map__get(ctx->cpus);
+	}
+out:
+	free(ids);
+	return err;
+}
+
+static void close_all(struct stat_ctx *ctx)
+{
+	struct evsel *evsel;
+	int i;
+
+	evlist__for_each(ctx->evlist, i, evsel) {
+		evsel__close(evsel);
+		evsel->share = NULL;
+	}
+	if (ctx->shared) {
+		evlist__for_each(ctx->shared, i, evsel)
+			evsel__close(evsel);
+	}
+}
+
+static int open_counters(struct stat_ctx *ctx)
+{
+	unsigned long need;
+	int err;
+
+	need = (unsigned long)ctx->evlist->nr * ctx->cpus->nr * ctx->threads->nr;
+	if (!ctx->opts.for_each_cgroup || ctx->opts.cgroup_mode == CGROUP_MODE_PER_CGROUP) {
+		raise_nofile(need);
+		return open_evlist(ctx, ctx->evlist);
+	}
+	if (!ctx->shared) {
+		struct evsel *evsel;
+		int i;
+
+		ctx->shared = evlist__new();
+		if (!ctx->shared)
+			return -ENOMEM;
+		for (i = 0; i < ctx->events->nr; i++) {
+			evsel = evsel__clone(ctx->events->entries[i], NULL);
+			if (!evsel || evlist__add(ctx->shared, evsel)) {
+				evsel__delete(evsel);
+				return -ENOMEM;
+			}
+		}
+	}
+	raise_nofile((unsigned long)ctx->shared->nr * ctx->cpus->nr);
+	err = open_shared(ctx);
+	if (!err) {
+		ctx->shared_mode = true;
+		pr_info("--for-each-cgroup: shared mode, %d counting fds\n",
+			ctx->shared->nr * ctx->cpus->nr);
+		return 0;
+	}
+	close_all(ctx);
+	if (ctx->opts.cgroup_mode == CGROUP_MODE_SHARED || err != -ENOTTY) {
+		if (err == -ENOTTY || err == -EINVAL || err == -EOPNOTSUPP || err == -E2BIG)
+			pr_err("--cgroup-mode=shared: %s\n", cgroup_share__strerror(err));
+		return err;
+	}
+	pr_info("--for-each-cgroup: %s; using per-cgroup events\n", cgroup_share__strerror(err));
+	ctx->opts.cgroup_mode = CGROUP_MODE_PER_CGROUP;
+	raise_nofile(need);
+	return open_evlist(ctx, ctx->evlist);
+}
+
+static int read_counters(struct stat_ctx *ctx)
+{
+	struct evsel_counts *tmp;
+	struct evsel *evsel;
+	int i, c, k, err = 0;
+
+	if (!ctx->shared_mode) {
+		evlist__for_each(ctx->evlist, i, evsel) {
+			err = evsel__read(evsel);
+			if (err) {
+				pr_err("reading event '%s': %s (%s)\n", evsel->name,
+				       strerror(-err), errname(err));
+				return err;
+			}
+		}
+		return 0;
+	}
+	tmp = calloc(ctx->nr_cgrps, sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	__u64 *ids = calloc(ctx->nr_cgrps, sizeof(*ids));
+
+	if (!ids) {
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (k = 0; k < ctx->nr_cgrps; k++)
+		ids[k] = ctx->cgrps[k]->id;
+	evlist__for_each(ctx->shared, i, evsel) {
+		for (c = 0; evsel->fds && c < ctx->cpus->nr; c++) {
+			err = cgroup_share__read(evsel__fd(evsel, c, 0), evsel->attr.read_format,
+						 ids, ctx->nr_cgrps, tmp, &ctx->nr_read_syscalls);
+			if (err) {
+				pr_err("reading event '%s' on CPU %d for %d cgroups: %s (%s)\n",
+				       evsel->name, ctx->cpus->map[c], ctx->nr_cgrps,
+				       strerror(-err), errname(err));
+				goto out;
+			}
+			for (k = 0; k < ctx->nr_cgrps; k++)
+				ctx->evlist->entries[k * ctx->shared->nr + i]->counts[c] = tmp[k];
+		}
+	}
+out:
+	free(ids);
+	free(tmp);
+	return err;
+}
+
+static int check_cgroups_alive(struct stat_ctx *ctx)
+{
+	int i;
+
+	for (i = 0; i < ctx->nr_cgrps; i++) {
+		if (ctx->cgrps[i] && cgroup__check_alive(ctx->cgrps[i])) {
+			pr_err("cgroup '%s' (%s) was removed while counting: its counts are incomplete\n",
+			       ctx->cgrps[i]->name, ctx->cgrps[i]->path);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+static int evlist_ioctl(struct stat_ctx *ctx, unsigned long req)
+{
+	struct evlist *evlist = ctx->shared_mode ? ctx->shared : ctx->evlist;
+	struct evsel *evsel;
+	int i, err;
+
+	evlist__for_each(evlist, i, evsel) {
+		err = evsel__ioctl(evsel, req);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int fork_workload(struct stat_ctx *ctx)
+{
+	int go[2], errp[2];
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
+		return -errno;
+	ctx->child = fork();
+	if (ctx->child < 0)
+		return -errno;
+	if (!ctx->child) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(errp[0]);
+		signal(SIGINT, SIG_DFL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(ctx->opts.argv[0], ctx->opts.argv);
+		e = errno;
+		if (write(errp[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(errp[1]);
+	ctx->go_fd = go[1];
+	ctx->err_fd = errp[0];
+	return 0;
+}
+
+static int start_workload(struct stat_ctx *ctx)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(ctx->go_fd, "g", 1) != 1)
+		return -errno;
+	close(ctx->go_fd);
+	n = read(ctx->err_fd, &e, sizeof(e));
+	close(ctx->err_fd);
+	if (n == sizeof(e)) {
+		pr_err("cannot run '%s': %s (%s)\n", ctx->opts.argv[0], strerror(e), errname(e));
+		waitpid(ctx->child, NULL, 0);
+		ctx->child = 0;
+		return -e;
+	}
+	return 0;
+}
+
+static double timeval_sec(const struct timeval *tv)
+{
+	return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+static void timespec_sub(struct timespec *r, const struct timespec *a,
+			 const struct timespec *b)
+{
+	r->tv_sec = a->tv_sec - b->tv_sec;
+	r->tv_nsec = a->tv_nsec - b->tv_nsec;
+	if (r->tv_nsec < 0) {
+		r->tv_sec--;
+		r->tv_nsec += 1000000000L;
+	}
+}
+
+static int print_interval(struct stat_ctx *ctx, const struct timespec *start)
+{
+	struct timespec now;
+	struct evsel *evsel;
+	int i, err;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	err = read_counters(ctx);
+	if (err)
+		return err;
+	timespec_sub(&ctx->config.interval_ts, &now, start);
+	err = stat__aggregate(ctx->evlist, &ctx->config, true);
+	if (err)
+		return err;
+	stat_shadow__reset(&ctx->config);
+	err = stat_shadow__update(ctx->evlist, &ctx->config);
+	if (err)
+		return err;
+	stat_display__counters(&ctx->config, ctx->evlist);
+	evlist__for_each(ctx->evlist, i, evsel)
+		evsel__save_prev(evsel);
+	return check_cgroups_alive(ctx);
+}
+
+static int run_once(struct stat_ctx *ctx, int *status)
+{
+	struct timespec t0, t1, next;
+	struct rusage ru;
+	int err, wst = 0;
+
+	if (ctx->opts.argc) {
+		err = fork_workload(ctx);
+		if (err) {
+			pr_err("cannot fork: %s (%s)\n", strerror(-err), errname(err));
+			return err;
+		}
+		if (!ctx->opts.system_wide && !ctx->opts.cpu_list) {
+			thread_map__put(ctx->threads);
+			err = thread_map__new_pid(ctx->child, &ctx->threads);
+			if (err)
+				return err;
+		}
+	}
+	err = open_counters(ctx);
+	if (err)
+		goto out_kill;
+	if (!ctx->opts.argc || ctx->opts.system_wide || ctx->opts.cpu_list) {
+		err = evlist_ioctl(ctx, PERF_EVENT_IOC_ENABLE);
+		if (err) {
+			pr_err("enabling the events: %s (%s)\n", strerror(-err), errname(err));
+			goto out_kill;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (ctx->opts.argc) {
+		err = start_workload(ctx);
+		if (err)
+			return err;
+	}
+	next = t0;
+	while (!done) {
+		if (ctx->child) {
+			pid_t r = wait4(ctx->child, &wst, ctx->opts.interval ? WNOHANG : 0, &ru);
+
+			if (r == ctx->child) {
+				ctx->child = 0;
+				break;
+			}
+			if (r < 0 && errno != EINTR) {
+				err = -errno;
+				goto out_kill;
+			}
+		}
+		if (ctx->opts.interval) {
+			next.tv_nsec += (long)(ctx->opts.interval % 1000) * 1000000L;
+			next.tv_sec += ctx->opts.interval / 1000 + next.tv_nsec / 1000000000L;
+			next.tv_nsec %= 1000000000L;
+			while (!done && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR) {
+				if (child_exited)
+					break;
+			}
+			if (child_exited && ctx->child && waitpid(ctx->child, &wst, WNOHANG) == ctx->child) {
+				getrusage(RUSAGE_CHILDREN, &ru);
+				ctx->child = 0;
+				err = print_interval(ctx, &t0);
+				if (err)
+					goto out_kill;
+				break;
+			}
+			err = print_interval(ctx, &t0);
+			if (err)
+				goto out_kill;
+		} else if (!ctx->child) {
+			pause();
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (ctx->child) {
+		/* interrupted: let the command see the signal and finish */
+		wait4(ctx->child, &wst, 0, &ru);
+		ctx->child = 0;
+	}
+	evlist_ioctl(ctx, PERF_EVENT_IOC_DISABLE);
+	stats__update(&ctx->config.walltime,
+		      (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec));
+	if (ctx->opts.argc) {
+		ctx->config.ru_utime = timeval_sec(&ru.ru_utime);
+		ctx->config.ru_stime = timeval_sec(&ru.ru_stime);
+		*status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
+	}
+	if (!ctx->opts.interval) {
+		err = read_counters(ctx);
+		if (err)
+			goto out_close;
+		err = stat__aggregate(ctx->evlist, &ctx->config, false);
+		if (err)
+			goto out_close;
+		if (ctx->opts.repeat > 1)
+			stat__update_runs(ctx->evlist, &ctx->config);
+		err = stat_shadow__update(ctx->evlist, &ctx->config);
+		if (err)
+			goto out_close;
+		err = check_cgroups_alive(ctx);
+	}
+out_close:
+	close_all(ctx);
+	return err;
+
+out_kill:
+	if (ctx->child > 0) {
+		kill(ctx->child, SIGKILL);
+		waitpid(ctx->child, NULL, 0);
+		ctx->child = 0;
+	}
+	close_all(ctx);
+	return err;
+}
+
+static void set_target(struct stat_ctx *ctx)
+{
+	size_t len = 0;
+	int i;
+
+	if (ctx->opts.system_wide)
+		snprintf(ctx->target, sizeof(ctx->target), "'system wide'");
+	else if (ctx->opts.cpu_list)
+		snprintf(ctx->target, sizeof(ctx->target), "'CPU(s) %s'", ctx->opts.cpu_list);
+	else if (ctx->opts.pid_list)
+		snprintf(ctx->target, sizeof(ctx->target), "process id '%s'", ctx->opts.pid_list);
+	else if (ctx->opts.tid_list)
+		snprintf(ctx->target, sizeof(ctx->target), "thread id '%s'", ctx->opts.tid_list);
+	else {
+		len = snprintf(ctx->target, sizeof(ctx->target), "'%s", ctx->opts.argv[0]);
+		for (i = 1; i < ctx->opts.argc && len < sizeof(ctx->target); i++)
+			len += snprintf(ctx->target + len, sizeof(ctx->target) - len, " %s",
+					ctx->opts.argv[i]);
+		if (len < sizeof(ctx->target))
+			snprintf(ctx->target + len, sizeof(ctx->target) - len, "'");
+	}
+	ctx->config.target = ctx->target;
+}
+
+static int setup_maps(struct stat_ctx *ctx)
+{
+	int err;
+
+	if (ctx->opts.cpu_list) {
+		err = cpu_map__parse(ctx->opts.cpu_list, &ctx->cpus);
+		if (err) {
+			pr_err("-C '%s': expected a CPU list like 0-3,6: %s (%s)\n",
+			       ctx->opts.cpu_list, strerror(-err), errname(err));
+			return err;
+		}
+	} else if (ctx->opts.system_wide) {
+		err = cpu_map__new_online(&ctx->cpus);
+		if (err) {
+			pr_err("reading the online CPUs: %s (%s)\n", strerror(-err), errname(err));
+			return err;
+		}
+	} else {
+		ctx->cpus = cpu_map__new_any();
+		if (!ctx->cpus)
+			return -ENOMEM;
+	}
+	if (ctx->opts.pid_list || ctx->opts.tid_list) {
+		const char *list = ctx->opts.pid_list ? ctx->opts.pid_list : ctx->opts.tid_list;
+
+		err = thread_map__parse(list, !!ctx->opts.pid_list, NULL, &ctx->threads);
+		if (err) {
+			pr_err("%s '%s': expected existing %s ids: %s (%s)\n",
+			       ctx->opts.pid_list ? "-p" : "-t", list,
+			       ctx->opts.pid_list ? "process" : "thread", strerror(-err),
+			       errname(err));
+			return err;
+		}
+	} else {
+		ctx->threads = thread_map__new_any();
+		if (!ctx->threads)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void stat_ctx__exit(struct stat_ctx *ctx)
+{
+	int i;
+
+	evlist__delete(ctx->shared);
+	evlist__delete(ctx->evlist);
+	evlist__delete(ctx->events);
+	for (i = 0; i < ctx->nr_cgrps; i++)
+		cgroup__put(ctx->cgrps[i]);
+	free(ctx->cgrps);
+	cpu_map__put(ctx->cpus);
+	thread_map__put(ctx->threads);
+	free(ctx->opts.events);
+}
+
+static FILE *open_output(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	time_t now;
+
+	if (!f)
+		return NULL;
+	now = time(NULL);
+	fprintf(f, "# started on %s\n", ctime(&now));
+	return f;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_ctx *ctx;
+	struct sigaction sa;
+	int ret, err, status = 0, run;
+	const char *env_pmu = getenv("PERFX_PMU_ROOT");
+	struct parse_events_env env = { env_pmu, getenv("PERFX_TRACEFS") };
+	FILE *nmi;
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return 1;
+	ret = parse_options(&ctx->opts, argc, argv);
+	if (ret == 1) {
+		ret = 0;
+		goto out;
+	}
+	if (ret > 2 || ret < 0)
+		goto out;
+	perfx__setup_print(ctx->opts.verbose);
+	setlocale(LC_ALL, "");
+	stat_config__init(&ctx->config, stderr);
+	ctx->config.aggr = ret == 2 ? STAT_AGGR_NONE : STAT_AGGR_GLOBAL;
+	ret = 1;
+	if (ctx->opts.csv_sep) {
+		ctx->config.fmt = STAT_OUT_CSV;
+		ctx->config.csv_sep = ctx->opts.csv_sep;
+		ctx->config.big_num = false;
+	} else if (ctx->opts.json) {
+		ctx->config.fmt = STAT_OUT_JSON;
+	}
+	if (ctx->opts.no_big_num)
+		ctx->config.big_num = false;
+	ctx->config.run_count = ctx->opts.repeat;
+	ctx->config.interval = ctx->opts.interval;
+	ctx->config.ru_display = ctx->opts.argc && !ctx->opts.system_wide &&
+				 !ctx->opts.cpu_list && ctx->opts.repeat == 1;
+	nmi = fopen("/proc/sys/kernel/nmi_watchdog", "r");
+	if (nmi) {
+		ctx->config.nmi_watchdog = fgetc(nmi) == '1';
+		fclose(nmi);
+	}
+	if (ctx->opts.argc)
+		ctx->config.run_count = ctx->opts.repeat;
+
+	if (setup_maps(ctx))
+		goto out;
+	ctx->config.cpus = ctx->cpus;
+	if ((ctx->opts.for_each_cgroup || ctx->opts.cgroup_list) && setup_cgroups(ctx))
+		goto out;
+	ctx->config.has_cgroups = ctx->nr_cgrps > 0;
+	if (setup_events(ctx, &env))
+		goto out;
+	ctx->config.unit_width = evlist__unit_width(ctx->evlist);
+	set_target(ctx);
+	if (ctx->opts.output) {
+		ctx->config.out = open_output(ctx->opts.output);
+		if (!ctx->config.out) {
+			pr_err("-o '%s': cannot create the output file: %s (%s)\n",
+			       ctx->opts.output, strerror(errno), errname(errno));
+			goto out;
+		}
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sig_handler;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+
+	for (run = 0; run < ctx->opts.repeat && !done; run++) {
+		child_exited = 0;
+		err = run_once(ctx, &status);
+		if (err)
+			goto out_close;
+	}
+	if (!ctx->opts.interval) {
+		stat_display__header(&ctx->config);
+		stat_display__counters(&ctx->config, ctx->evlist);
+		stat_display__footer(&ctx->config);
+	}
+	if (ctx->shared_mode)
+		pr_info("--for-each-cgroup: shared mode, %lu READ_CGROUP calls\n",
+			ctx->nr_read_syscalls);
+	ret = status;
+out_close:
+	if (ctx->config.out && (fflush(ctx->config.out) || ferror(ctx->config.out))) {
+		fprintf(stderr, "perfx stat: writing the output: %s\n", strerror(errno));
+		ret = 1;
+	}
+	if (ctx->config.out && ctx->config.out != stderr)
+		fclose(ctx->config.out);
+out:
+	stat_ctx__exit(ctx);
+	free(ctx);
+	return ret;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_BUILTIN_H
+#define __PERFX_BUILTIN_H
+
+int cmd_stat(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+/* The usage texts, shared by `perfx CMD -h` and `perfx help CMD`. */
+extern const char stat_usage[];
+extern const char list_usage[];
+extern const char bench_usage[];
+
+int perfx__print_stderr(int level, const char *fmt, va_list ap);
+void perfx__setup_print(int verbose);
+
+#endif /* __PERFX_BUILTIN_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_CGROUP_H
+#define __PERFX_CGROUP_H
+
+#include <linux/types.h>
+#include <stddef.h>
+
+/*
+ * A cgroup2 directory named relative to the cgroup2 mount.  @fd is the
+ * directory fd perf_event_open() takes as pid with PERF_FLAG_PID_CGROUP;
+ * @id is the 64-bit kernfs id name_to_handle_at() returns for it, the id
+ * PERF_EVENT_IOC_ATTACH_CGROUP takes.
+ */
+struct cgroup {
+	int refcnt;
+	char *name;
+	char *path;
+	int fd;
+	__u64 id;
+};
+
+int cgroup__find_mnt(const char *mountinfo, char *buf, size_t size);
+int cgroup__new(const char *mnt, const char *name, struct cgroup **cgrpp);
+struct cgroup *cgroup__get(struct cgroup *cgrp);
+void cgroup__put(struct cgroup *cgrp);
+int cgroup__path_id(const char *path, __u64 *id);
+int cgroup__check_alive(const struct cgroup *cgrp);
+
+/* A list of cgroup names, as perf expands --for-each-cgroup. */
+struct cgroup_names {
+	int nr;
+	char **names;
+};
+
+int cgroup_names__expand(const char *mnt, const char *str, struct cgroup_names *names,
+			 char *errbuf, size_t errlen);
+void cgroup_names__exit(struct cgroup_names *names);
+int cgroup__has_pattern(const char *str);
+
+#endif /* __PERFX_CGROUP_H */

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cpumap.c - parse CPU lists ("0-3,6") and read the online CPUs. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpumap.h"
+
+static struct cpu_map *cpu_map__alloc(int nr)
+{
+	struct cpu_map *map = calloc(1, sizeof(*map) + nr * sizeof(int));
+
+	if (map) {
+		map->refcnt = 1;
+		map->nr = nr;
+	}
+	return map;
+}
+
+struct cpu_map *cpu_map__new_any(void)
+{
+	struct cpu_map *map = cpu_map__alloc(1);
+
+	if (map)
+		map->map[0] = -1;
+	return map;
+}
+
+static int parse_num(const char **sp, int *val)
+{
+	const char *s = *sp;
+	long v = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	while (isdigit((unsigned char)*s)) {
+		v = v * 10 + (*s++ - '0');
+		if (v >= CPU_MAP__MAX_CPU)
+			return -ERANGE;
+	}
+	*val = (int)v;
+	*sp = s;
+	return 0;
+}
+
+/*
+ * Parse "N", "N-M" and comma separated lists of them, as the kernel prints
+ * them in /sys/devices/system/cpu/online.  A trailing newline is accepted;
+ * anything else that is not a CPU number is -EINVAL, a number at or above
+ * CPU_MAP__MAX_CPU is -ERANGE.
+ */
+int cpu_map__parse(const char *list, struct cpu_map **mapp)
+{
+	bool seen[CPU_MAP__MAX_CPU] = { false };
+	struct cpu_map *map;
+	const char *s = list;
+	int nr = 0, i, err;
+
+	if (!list)
+		return -EINVAL;
+	for (;;) {
+		int lo, hi;
+
+		err = parse_num(&s, &lo);
+		if (err)
+			return err;
+		hi = lo;
+		if (*s == '-') {
+			s++;
+			err = parse_num(&s, &hi);
+			if (err)
+				return err;
+			if (hi < lo)
+				return -EINVAL;
+		}
+		for (i = lo; i <= hi; i++) {
+			if (!seen[i])
+				nr++;
+			seen[i] = true;
+		}
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		if (*s == '\n' && s[1] == '\0')
+			break;
+		if (*s == '\0')
+			break;
+		return -EINVAL;
+	}
+	map = cpu_map__alloc(nr);
+	if (!map)
+		return -ENOMEM;
+	for (i = 0, nr = 0; i < CPU_MAP__MAX_CPU; i++)
+		if (seen[i])
+			map->map[nr++] = i;
+	*mapp = map;
+	return 0;
+}
+
+int cpu_map__new_online_from(const char *path, struct cpu_map **mapp)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return cpu_map__parse(buf, mapp);
+}
+
+int cpu_map__new_online(struct cpu_map **mapp)
+{
+	return cpu_map__new_online_from("/sys/devices/system/cpu/online", mapp);
+}
+
+struct cpu_map *cpu_map__get(struct cpu_map *map)
+{
+	if (map)
+		map->refcnt++;
+	return map;
+}
+
+void cpu_map__put(struct cpu_map *map)
+{
+	if (map && --map->refcnt == 0)
+		free(map);
+}
+
+int cpu_map__idx(const struct cpu_map *map, int cpu)
+{
+	int i;
+
+	for (i = 0; i < map->nr; i++)
+		if (map->map[i] == cpu)
+			return i;
+	return -ENOENT;
+}
+
+/* Print as ranges: "0-3,6".  Returns the length, or -ENOSPC. */
+int cpu_map__snprint(const struct cpu_map *map, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i, n;
+
+	buf[0] = '\0';
+	for (i = 0; i < map->nr; i++) {
+		int start = i;
+
+		while (i + 1 < map->nr && map->map[i + 1] == map->map[i] + 1)
+			i++;
+		if (start == i)
+			n = snprintf(buf + len, size - len, "%s%d", len ? "," : "",
+				     map->map[i]);
+		else
+			n = snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "",
+				     map->map[start], map->map[i]);
+		if (n < 0 || (size_t)n >= size - len)
+			return -ENOSPC;
+		len += n;
+	}
+	return (int)len;
+}

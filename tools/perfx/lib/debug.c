@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "debug.h"
+
+static perfx_print_fn_t print_fn;
+
+void perfx__set_print(perfx_print_fn_t fn)
+{
+	print_fn = fn;
+}
+
+void perfx__pr(enum perfx_print_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!print_fn)
+		return;
+	va_start(ap, fmt);
+	print_fn(level, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/* evsel.c - one event: its attr, its fds per (CPU, thread), its counts. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "cpumap.h"
+#include "evsel.h"
+#include "threadmap.h"
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+			       int group_fd, unsigned long flags)
+{
+	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+bool evsel__match(const struct evsel *evsel, __u32 type, __u64 config)
+{
+	return evsel->attr.type == type && evsel->attr.config == config;
+}
+
+bool evsel__is_clock(const struct evsel *evsel)
+{
+	return evsel__match(evsel, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK) ||
+	       evsel__match(evsel, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+}
+
+struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
+{
+	struct evsel *evsel = calloc(1, sizeof(*evsel));
+
+	if (!evsel)
+		return NULL;
+	evsel->attr = *attr;
+	evsel->attr.size = sizeof(evsel->attr);
+	evsel->name = strdup(name);
+	if (!evsel->name) {
+		free(evsel);
+		return NULL;
+	}
+	evsel->leader = evsel;
+	evsel->supported = true;
+	evsel->scale = 1.0;
+	evsel->unit = "";
+	evsel->share_idx = -1;
+	if (evsel__is_clock(evsel)) {
+		evsel->unit = "msec";
+		evsel->scale = 1e-6;
+	}
+	stats__init(&evsel->res_stats);
+	return evsel;
+}
+
+/* A copy for one cgroup; the leader is fixed up by the caller. */
+struct evsel *evsel__clone(const struct evsel *orig, struct cgroup *cgrp)
+{
+	struct evsel *evsel = evsel__new(&orig->attr, orig->name);
+
+	if (!evsel)
+		return NULL;
+	evsel->unit = orig->unit;
+	evsel->scale = orig->scale;
+	evsel->nr_members = orig->nr_members;
+	evsel->cgrp = cgroup__get(cgrp);
+	return evsel;
+}
+
+void evsel__close(struct evsel *evsel)
+{
+	int i;
+
+	if (!evsel->fds)
+		return;
+	for (i = 0; i < evsel__nr_fds(evsel); i++)
+		if (evsel->fds[i] >= 0)
+			close(evsel->fds[i]);
+	free(evsel->fds);
+	evsel->fds = NULL;
+}
+
+void evsel__delete(struct evsel *evsel)
+{
+	if (!evsel)
+		return;
+	evsel__close(evsel);
+	cpu_map__put(evsel->cpus);
+	thread_map__put(evsel->threads);
+	cgroup__put(evsel->cgrp);
+	free(evsel->counts);
+	free(evsel->prev);
+	free(evsel->aggr);
+	free(evsel->name);
+	free(evsel);
+}
+
+int evsel__nr_fds(const struct evsel *evsel)
+{
+	if (!evsel->cpus || !evsel->threads)
+		return 0;
+	return evsel->cpus->nr * evsel->threads->nr;
+}
+
+int evsel__fd(const struct evsel *evsel, int cpu_idx, int thread_idx)
+{
+	if (!evsel->fds)
+		return -1;
+	return evsel->fds[cpu_idx * evsel->threads->nr + thread_idx];
+}
+
+int evsel__alloc_counts(struct evsel *evsel, int ncpus)
+{
+	free(evsel->counts);
+	free(evsel->prev);
+	evsel->counts = calloc(ncpus, sizeof(*evsel->counts));
+	evsel->prev = calloc(ncpus, sizeof(*evsel->prev));
+	if (!evsel->counts || !evsel->prev)
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Open one fd per (CPU, thread); members of a group go to their leader's fd
+ * on the same CPU and thread, which must be open already.  With a cgroup
+ * the "thread" is the cgroup directory.  Returns 0 or the first -errno; on
+ * failure nothing stays open.
+ */
+int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
+{
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
+	int c, t, nr, err;
+
+	if (evsel->fds)
+		return -EBUSY;
+	cpu_map__put(evsel->cpus);
+	thread_map__put(evsel->threads);
+	evsel->cpus = cpu_map__get(cpus);
+	evsel->threads = thread_map__get(threads);
+	nr = evsel__nr_fds(evsel);
+	evsel->fds = malloc(nr * sizeof(int));
+	if (!evsel->fds)
+		return -ENOMEM;
+	for (c = 0; c < nr; c++)
+		evsel->fds[c] = -1;
+	err = evsel__alloc_counts(evsel, cpus->nr);
+	if (err)
+		goto out_close;
+	if (evsel->cgrp)
+		flags |= PERF_FLAG_PID_CGROUP;
+	evsel->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				  PERF_FORMAT_TOTAL_TIME_RUNNING;
+	for (c = 0; c < cpus->nr; c++) {
+		for (t = 0; t < threads->nr; t++) {
+			int group_fd = -1, fd;
+			pid_t pid = evsel->cgrp ? evsel->cgrp->fd : threads->map[t];
+
+			if (evsel->leader != evsel) {
+				group_fd = evsel__fd(evsel->leader, c, t);
+				if (group_fd < 0) {
+					err = -EBADF;
+					goto out_close;
+				}
+			}
+			fd = sys_perf_event_open(&evsel->attr, pid, cpus->map[c],
+						 group_fd, flags);
+			if (fd < 0) {
+				err = -errno;
+				goto out_close;
+			}
+			evsel->fds[c * threads->nr + t] = fd;
+		}
+	}
+	return 0;
+
+out_close:
+	evsel__close(evsel);
+	return err;
+}
+
+int evsel__ioctl(struct evsel *evsel, unsigned long req)
+{
+	int i;
+
+	for (i = 0; evsel->fds && i < evsel__nr_fds(evsel); i++)
+		if (evsel->fds[i] >= 0 && ioctl(evsel->fds[i], req, 0) < 0)
+			return -errno;
+	return 0;
+}
+
+static int read_values(int fd, struct evsel_counts *v)
+{
+	__u64 buf[3];
+	ssize_t n;
+
+	n = read(fd, buf, sizeof(buf));
+	if (n < 0)
+		return -errno;
+	if (n != sizeof(buf))
+		return -EIO;
+	v->val = buf[0];
+	v->ena = buf[1];
+	v->run = buf[2];
+	return 0;
+}
+
+/* Read every fd; counts[cpu] becomes the sum over the threads. */
+int evsel__read(struct evsel *evsel)
+{
+	int c, t, err;
+
+	if (!evsel->fds)
+		return 0;
+	for (c = 0; c < evsel->cpus->nr; c++) {
+		struct evsel_counts sum = { 0, 0, 0 };
+
+		for (t = 0; t < evsel->threads->nr; t++) {
+			struct evsel_counts v = { 0, 0, 0 };
+
+			err = read_values(evsel__fd(evsel, c, t), &v);
+			if (err)
+				return err;
+			sum.val += v.val;
+			sum.ena += v.ena;
+			sum.run += v.run;
+		}
+		evsel->counts[c] = sum;
+	}
+	return 0;
+}
+
+void evsel__save_prev(struct evsel *evsel)
+{
+	if (evsel->counts && evsel->cpus)
+		memcpy(evsel->prev, evsel->counts, evsel->cpus->nr * sizeof(*evsel->prev));
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_EVSEL_H
+#define __PERFX_EVSEL_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+
+#include "stat.h"
+
+struct cgroup;
+struct cpu_map;
+struct thread_map;
+
+struct evsel_counts {
+	__u64 val;
+	__u64 ena;
+	__u64 run;
+};
+
+/*
+ * One event as the user named it.  Opened, it has one fd per (CPU, thread);
+ * counts[] holds the cumulative values per CPU index summed over threads,
+ * prev[] the values at the previous interval.
+ *
+ * In shared cgroup mode the per-cgroup copies open nothing: @share points at
+ * the cgroup-less event that is opened, and @share_idx is the copy's index
+ * in that event's attached cgroup list.
+ */
+struct evsel {
+	struct perf_event_attr attr;
+	char *name;
+	const char *unit;
+	double scale;
+	int idx;
+	struct evsel *leader;
+	int nr_members;
+	struct cgroup *cgrp;
+	struct cpu_map *cpus;
+	struct thread_map *threads;
+	int *fds;
+	struct evsel_counts *counts;
+	struct evsel_counts *prev;
+	/* values to print: one per CPU with -A, else one; scaled by ena/run */
+	struct evsel_counts *aggr;
+	int nr_aggr;
+	bool supported;
+	int open_err;
+	struct evsel *share;
+	int share_idx;
+	/* -r: statistics of the aggregated scaled count over runs */
+	struct stats res_stats;
+};
+
+struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
+struct evsel *evsel__clone(const struct evsel *orig, struct cgroup *cgrp);
+void evsel__delete(struct evsel *evsel);
+bool evsel__is_clock(const struct evsel *evsel);
+bool evsel__match(const struct evsel *evsel, __u32 type, __u64 config);
+int evsel__alloc_counts(struct evsel *evsel, int ncpus);
+int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads);
+void evsel__close(struct evsel *evsel);
+int evsel__fd(const struct evsel *evsel, int cpu_idx, int thread_idx);
+int evsel__nr_fds(const struct evsel *evsel);
+int evsel__read(struct evsel *evsel);
+int evsel__ioctl(struct evsel *evsel, unsigned long req);
+void evsel__save_prev(struct evsel *evsel);
+
+#endif /* __PERFX_EVSEL_H */

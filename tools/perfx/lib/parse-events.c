@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse-events.c - event lists as perf spells them:
+ *
+ *   list  := item { ',' item }
+ *   item  := '{' list '}' [ ':' mods ] | event
+ *   event := symbol [ ':' mods ]		cycles, task-clock:u
+ *          | 'r' HEX [ ':' mods ]		r003c
+ *          | pmu '/' [ term { ',' term } ] '/' [ [':'] mods ]
+ *						cpu/event=0x3c,umask=0/k
+ *          | sys ':' name [ ':' mods ]	sched:sched_switch
+ *   term  := name [ '=' value ]		config, config1, config2, name,
+ *						or a field of pmu/format/, or an
+ *						alias from pmu/events/
+ *   mods  := { 'u' | 'k' | 'h' }
+ *
+ * Each event becomes an evsel named exactly as written (group modifiers are
+ * appended to the members' names, as perf does).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evlist.h"
+#include "evsel.h"
+#include "parse-events.h"
+
+#define HW(n, a, c)	{ n, a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c }
+#define SW(n, a, c)	{ n, a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c }
+
+static const struct event_symbol event_symbols[] = {
+	HW("cpu-cycles", "cycles", CPU_CYCLES),
+	HW("instructions", NULL, INSTRUCTIONS),
+	HW("cache-references", NULL, CACHE_REFERENCES),
+	HW("cache-misses", NULL, CACHE_MISSES),
+	HW("branch-instructions", "branches", BRANCH_INSTRUCTIONS),
+	HW("branch-misses", NULL, BRANCH_MISSES),
+	HW("bus-cycles", NULL, BUS_CYCLES),
+	HW("stalled-cycles-frontend", "idle-cycles-frontend", STALLED_CYCLES_FRONTEND),
+	HW("stalled-cycles-backend", "idle-cycles-backend", STALLED_CYCLES_BACKEND),
+	HW("ref-cycles", NULL, REF_CPU_CYCLES),
+	SW("cpu-clock", NULL, CPU_CLOCK),
+	SW("task-clock", NULL, TASK_CLOCK),
+	SW("page-faults", "faults", PAGE_FAULTS),
+	SW("context-switches", "cs", CONTEXT_SWITCHES),
+	SW("cpu-migrations", "migrations", CPU_MIGRATIONS),
+	SW("minor-faults", NULL, PAGE_FAULTS_MIN),
+	SW("major-faults", NULL, PAGE_FAULTS_MAJ),
+	SW("alignment-faults", NULL, ALIGNMENT_FAULTS),
+	SW("emulation-faults", NULL, EMULATION_FAULTS),
+	SW("dummy", NULL, DUMMY),
+	SW("bpf-output", NULL, BPF_OUTPUT),
+	SW("cgroup-switches", NULL, CGROUP_SWITCHES),
+};
+
+const struct event_symbol *parse_events__symbols(int *nr)
+{
+	*nr = (int)(sizeof(event_symbols) / sizeof(event_symbols[0]));
+	return event_symbols;
+}
+
+const char *parse_events__pmu_root(const struct parse_events_env *env)
+{
+	return env && env->pmu_root ? env->pmu_root : "/sys/bus/event_source/devices";
+}
+
+const char *parse_events__tracefs(const struct parse_events_env *env)
+{
+	if (env && env->tracefs)
+		return env->tracefs;
+	if (!access("/sys/kernel/tracing/events", F_OK))
+		return "/sys/kernel/tracing/events";
+	return "/sys/kernel/debug/tracing/events";
+}
+
+struct parser {
+	const char *str;
+	const char *s;
+	const struct parse_events_env *env;
+	struct parse_events_error *error;
+	struct evlist *evlist;
+};
+
+static int parse_error(struct parser *p, const char *at, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int parse_error(struct parser *p, const char *at, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->error) {
+		p->error->pos = (int)(at - p->str);
+		va_start(ap, fmt);
+		vsnprintf(p->error->msg, sizeof(p->error->msg), fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+static int read_file(const char *path, char *buf, size_t size)
+{
+	size_t n;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	while (n && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static int parse_u64(const char *s, __u64 *val)
+{
+	char *end;
+
+	if (!*s || *s == '-' || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*val = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+static int apply_mods(struct perf_event_attr *attr, const char *mods, size_t len)
+{
+	bool u = false, k = false, h = false;
+	size_t i;
+
+	if (!len)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		switch (mods[i]) {
+		case 'u':
+			u = true;
+			break;
+		case 'k':
+			k = true;
+			break;
+		case 'h':
+			h = true;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	/* Naming any of u/k/h excludes the others, as perf does. */
+	attr->exclude_user = !u;
+	attr->exclude_kernel = !k;
+	attr->exclude_hv = !h;
+	return 0;
+}
+
+static const struct event_symbol *find_symbol(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(event_symbols) / sizeof(event_symbols[0]); i++) {
+		const struct event_symbol *sym = &event_symbols[i];
+
+		if ((strlen(sym->name) == len && !strncmp(sym->name, name, len)) ||
+		    (sym->alias && strlen(sym->alias) == len &&
+		     !strncmp(sym->alias, name, len)))
+			return sym;
+	}
+	return NULL;
+}
+
+static int add_event(struct parser *p, const struct perf_event_attr *attr,
+		     const char *name, size_t len)
+{
+	struct evsel *evsel;
+	char *n = strndup(name, len);
+	int err;
+
+	if (!n)
+		return -ENOMEM;
+	evsel = evsel__new(attr, n);
+	free(n);
+	if (!evsel)
+		return -ENOMEM;
+	err = evlist__add(p->evlist, evsel);
+	if (err)
+		evsel__delete(evsel);
+	return err;
+}
+
+/* Put @val into the bits "config1:0-7,16" names; -ERANGE if it does not fit. */
+static int pmu_format_apply(struct perf_event_attr *attr, const char *fmt, __u64 val)
+{
+	const char *colon = strchr(fmt, ':'), *s;
+	__u64 *field;
+	int bit = 0;
+
+	if (!colon)
+		return -EINVAL;
+	if (!strncmp(fmt, "config:", 7))
+		field = &attr->config;
+	else if (!strncmp(fmt, "config1:", 8))
+		field = &attr->config1;
+	else if (!strncmp(fmt, "config2:", 8))
+		field = &attr->config2;
+	else
+		return -EINVAL;
+	for (s = colon + 1; *s;) {
+		char *end;
+		long lo, hi, b;
+
+		lo = strtol(s, &end, 10);
+		hi = lo;
+		if (end == s)
+			return -EINVAL;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (lo < 0 || hi > 63 || hi < lo)
+			return -EINVAL;
+		for (b = lo; b <= hi; b++, bit++) {
+			if (bit < 64 && (val >> bit) & 1)
+				*field |= 1ULL << b;
+		}
+		s = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return -EINVAL;
+	}
+	if (bit < 64 && (val >> bit))
+		return -ERANGE;
+	return 0;
+}
+
+static int pmu_term(struct parser *p, const char *pmu, struct perf_event_attr *attr,
+		    const char *term, const char *at, int depth);
+
+static int pmu_terms(struct parser *p, const char *pmu, struct perf_event_attr *attr,
+		     const char *terms, const char *at, int depth)
+{
+	char *copy = strdup(terms), *save = NULL, *t;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (t = strtok_r(copy, ",", &save); t && !err; t = strtok_r(NULL, ",", &save))
+		err = pmu_term(p, pmu, attr, t, at, depth);
+	free(copy);
+	return err;
+}
+
+static int pmu_term(struct parser *p, const char *pmu, struct perf_event_attr *attr,
+		    const char *term, const char *at, int depth)
+{
+	const char *root = parse_events__pmu_root(p->env);
+	char path[PATH_MAX], buf[1024], *eq, name[128];
+	__u64 val = 1;
+	int err;
+
+	eq = strchr(term, '=');
+	if ((eq ? (size_t)(eq - term) : strlen(term)) >= sizeof(name) || term == eq)
+		return parse_error(p, at, -EINVAL, "invalid term '%s'", term);
+	snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - term) : (int)strlen(term), term);
+	if (eq && parse_u64(eq + 1, &val) && strcmp(name, "name"))
+		return parse_error(p, at, -EINVAL,
+				   "term '%s': expected a number, got '%s'", name, eq + 1);
+	if (!strcmp(name, "name"))
+		return eq && eq[1] ? 0 : parse_error(p, at, -EINVAL, "term 'name' needs a value");
+	if (!strcmp(name, "config") || !strcmp(name, "config1") || !strcmp(name, "config2")) {
+		if (!eq)
+			return parse_error(p, at, -EINVAL, "term '%s' needs a value", name);
+		if (!strcmp(name, "config"))
+			attr->config = val;
+		else if (!strcmp(name, "config1"))
+			attr->config1 = val;
+		else
+			attr->config2 = val;
+		return 0;
+	}
+	if (!strcmp(name, "period")) {
+		attr->sample_period = val;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/%s/format/%s", root, pmu, name);
+	if (!read_file(path, buf, sizeof(buf))) {
+		err = pmu_format_apply(attr, buf, val);
+		if (err)
+			return parse_error(p, at, err, "term '%s=%s' does not fit format '%s'",
+					   name, eq ? eq + 1 : "1", buf);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/%s/events/%s", root, pmu, name);
+	if (!eq && depth == 0 && !read_file(path, buf, sizeof(buf)))
+		return pmu_terms(p, pmu, attr, buf, at, depth + 1);
+	return parse_error(p, at, -EINVAL, "unknown term '%s' for PMU '%s' (see %s/%s/format)",
+			   name, pmu, root, pmu);
+}
+
+static int parse_pmu_event(struct parser *p, const char *start, size_t pmulen,
+			   struct perf_event_attr *attr, const char **name_end)
+{
+	const char *root = parse_events__pmu_root(p->env);
+	const char *terms = start + pmulen + 1, *close;
+	char path[PATH_MAX], buf[64], *pmu, *t;
+	__u64 type;
+	int err;
+
+	close = strchr(terms, '/');
+	if (!close)
+		return parse_error(p, start, -EINVAL, "missing closing '/' after PMU terms");
+	pmu = strndup(start, pmulen);
+	t = strndup(terms, close - terms);
+	if (!pmu || !t) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	snprintf(path, sizeof(path), "%s/%s/type", root, pmu);
+	if (read_file(path, buf, sizeof(buf)) || parse_u64(buf, &type) || type > UINT32_MAX) {
+		err = parse_error(p, start, -ENOENT, "unknown PMU '%s' (no %s)", pmu, path);
+		goto out_free;
+	}
+	attr->type = (__u32)type;
+	err = pmu_terms(p, pmu, attr, t, start, 0);
+	*name_end = close + 1;
+out_free:
+	free(pmu);
+	free(t);
+	return err;
+}
+
+static int parse_tracepoint(struct parser *p, const char *tok, size_t syslen,
+			    size_t namelen, struct perf_event_attr *attr)
+{
+	char path[PATH_MAX], buf[64];
+	__u64 id;
+
+	snprintf(path, sizeof(path), "%s/%.*s/%.*s/id", parse_events__tracefs(p->env),
+		 (int)syslen, tok, (int)namelen, tok + syslen + 1);
+	if (read_file(path, buf, sizeof(buf)) || parse_u64(buf, &id))
+		return parse_error(p, tok, -ENOENT, "unknown tracepoint '%.*s' (no %s)",
+				   (int)(syslen + 1 + namelen), tok, path);
+	attr->type = PERF_TYPE_TRACEPOINT;
+	attr->config = id;
+	attr->sample_period = 1;
+	return 0;
+}
+
+static bool is_tok_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.' || c == ':';
+}
+
+static int parse_event(struct parser *p)
+{
+	struct perf_event_attr attr;
+	const char *start = p->s, *end = p->s, *colon, *name_end;
+	int err;
+
+	memset(&attr, 0, sizeof(attr));
+	while (is_tok_char(*end) && *end != ':')
+		end++;
+	if (end == start)
+		return parse_error(p, start, -EINVAL, "expected an event name");
+
+	if (*end == '/') {
+		err = parse_pmu_event(p, start, end - start, &attr, &name_end);
+		if (err)
+			return err;
+		end = name_end;
+		if (*end == ':')
+			end++;
+		colon = end;
+		while (isalpha((unsigned char)*end))
+			end++;
+		if (end != colon && apply_mods(&attr, colon, end - colon))
+			return parse_error(p, colon, -EINVAL,
+					   "invalid modifier '%.*s' (expected u, k or h)",
+					   (int)(end - colon), colon);
+	} else {
+		const struct event_symbol *sym = find_symbol(start, end - start);
+		const char *mods = NULL;
+		size_t modlen = 0;
+
+		if (sym) {
+			attr.type = sym->type;
+			attr.config = sym->config;
+		} else if (*start == 'r' && end - start > 1 &&
+			   end - start <= 17 && strspn(start + 1, "0123456789abcdefABCDEF") >=
+			   (size_t)(end - start - 1)) {
+			attr.type = PERF_TYPE_RAW;
+			attr.config = strtoull(start + 1, NULL, 16);
+		} else if (*end == ':' && is_tok_char(end[1]) && end[1] != ':') {
+			const char *n = end + 1, *ne = n;
+
+			while (is_tok_char(*ne) && *ne != ':')
+				ne++;
+			err = parse_tracepoint(p, start, end - start, ne - n, &attr);
+			if (err)
+				return err;
+			end = ne;
+		} else {
+			return parse_error(p, start, -EINVAL,
+					   "unknown event '%.*s' (expected a name from 'perfx list', rNNNN, pmu/terms/ or sys:name)",
+					   (int)(end - start), start);
+		}
+		if (*end == ':') {
+			mods = ++end;
+			while (isalpha((unsigned char)*end))
+				end++;
+			modlen = end - mods;
+			if (apply_mods(&attr, mods, modlen))
+				return parse_error(p, mods, -EINVAL,
+						   "invalid modifier '%.*s' (expected u, k or h)",
+						   (int)modlen, mods);
+		}
+	}
+	if (*end && *end != ',' && *end != '}')
+		return parse_error(p, end, -EINVAL, "unexpected '%c'", *end);
+	err = add_event(p, &attr, start, end - start);
+	p->s = end;
+	return err;
+}
+
+static int parse_group(struct parser *p)
+{
+	const char *open = p->s;
+	int first = p->evlist->nr, i, err;
+
+	p->s++;
+	for (;;) {
+		if (*p->s == '{')
+			return parse_error(p, p->s, -EINVAL, "nested groups are not supported");
+		err = parse_event(p);
+		if (err)
+			return err;
+		if (*p->s == ',') {
+			p->s++;
+			continue;
+		}
+		if (*p->s == '}')
+			break;
+		return parse_error(p, open, -EINVAL, "missing '}'");
+	}
+	p->s++;
+	if (*p->s == ':') {
+		const char *mods = ++p->s;
+
+		while (isalpha((unsigned char)*p->s))
+			p->s++;
+		for (i = first; i < p->evlist->nr; i++) {
+			struct evsel *evsel = p->evlist->entries[i];
+			char *name;
+
+			if (apply_mods(&evsel->attr, mods, p->s - mods))
+				return parse_error(p, mods, -EINVAL,
+						   "invalid group modifier '%.*s' (expected u, k or h)",
+						   (int)(p->s - mods), mods);
+			if (asprintf(&name, "%s:%.*s", evsel->name, (int)(p->s - mods), mods) < 0)
+				return -ENOMEM;
+			free(evsel->name);
+			evsel->name = name;
+		}
+	}
+	for (i = first; i < p->evlist->nr; i++)
+		p->evlist->entries[i]->leader = p->evlist->entries[first];
+	p->evlist->entries[first]->nr_members = p->evlist->nr - first;
+	p->evlist->nr_groups++;
+	return 0;
+}
+
+int parse_events(struct evlist *evlist, const char *str,
+		 const struct parse_events_env *env, struct parse_events_error *error)
+{
+	struct parser p = { str, str, env, error, evlist };
+	int err;
+
+	if (!str || !*str)
+		return parse_error(&p, str ? str : "", -EINVAL, "empty event list");
+	for (;;) {
+		err = *p.s == '{' ? parse_group(&p) : parse_event(&p);
+		if (err)
+			return err;
+		if (!*p.s)
+			return 0;
+		if (*p.s != ',' || !p.s[1])
+			return parse_error(&p, p.s, -EINVAL, "unexpected '%c'", *p.s);
+		p.s++;
+	}
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_PARSE_EVENTS_H
+#define __PERFX_PARSE_EVENTS_H
+
+#include <linux/types.h>
+
+struct evlist;
+
+struct event_symbol {
+	const char *name;
+	const char *alias;
+	__u32 type;
+	__u64 config;
+};
+
+/* Where PMUs and tracepoints are looked up; NULL means the system's. */
+struct parse_events_env {
+	const char *pmu_root;
+	const char *tracefs;
+};
+
+struct parse_events_error {
+	int pos;
+	char msg[256];
+};
+
+int parse_events(struct evlist *evlist, const char *str,
+		 const struct parse_events_env *env, struct parse_events_error *error);
+const struct event_symbol *parse_events__symbols(int *nr);
+const char *parse_events__pmu_root(const struct parse_events_env *env);
+const char *parse_events__tracefs(const struct parse_events_env *env);
+
+#endif /* __PERFX_PARSE_EVENTS_H */

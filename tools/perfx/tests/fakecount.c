@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fakecount.so - LD_PRELOAD shim that makes perf counter reads deterministic.
+ *
+ * Both `perf stat` and `perfx stat` open their events with
+ * syscall(__NR_perf_event_open, ...) and read them with read(2).  This shim
+ * remembers each perf fd's attr and, on read, replaces the values the kernel
+ * returned with a fixed function of (type, config, cpu, nth read), so that
+ * the two tools print the same counts and their outputs can be compared
+ * byte for byte.  Used to capture the golden outputs under tests/golden/ and
+ * by the interop tests.
+ *
+ *   FAKECOUNT_RUN_PCT  percentage of time_enabled reported as running (100)
+ *   FAKECOUNT_SCALE    multiplier applied to every count (1)
+ *   FAKECOUNT_VARY     K: counts also times 10 + (open# / K) % 3, so that
+ *                      repeated runs (-r) differ when K = events x CPUs
+ *
+ * count = (config + 1) * 1000003 * SCALE * (cpu + 2) * n, for the n-th read;
+ * time_enabled = 1000000000 * n; time_running = enabled * RUN_PCT / 100.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_FD 65536
+
+struct fake_fd {
+	int used;
+	__u32 type;
+	__u64 config;
+	__u64 read_format;
+	int cpu;
+	__u64 nreads;
+	__u64 gen;
+};
+
+static __u64 nr_opens;
+
+static struct fake_fd fds[MAX_FD];
+
+static long env_long(const char *name, long def)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? strtol(s, NULL, 0) : def;
+}
+
+long syscall(long nr, ...)
+{
+	static long (*real_syscall)(long, ...);
+	long a[6];
+	va_list ap;
+	long ret;
+	int i;
+
+	if (!real_syscall)
+		real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	ret = real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (nr == __NR_perf_event_open && ret >= 0 && ret < MAX_FD) {
+		struct perf_event_attr *attr = (struct perf_event_attr *)a[0];
+
+		fds[ret].used = 1;
+		fds[ret].type = attr->type;
+		fds[ret].config = attr->config;
+		fds[ret].read_format = attr->read_format;
+		fds[ret].cpu = (int)a[2];
+		fds[ret].nreads = 0;
+		fds[ret].gen = nr_opens++;
+	}
+	return ret;
+}
+
+int close(int fd)
+{
+	static int (*real_close)(int);
+
+	if (!real_close)
+		real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
+	if (fd >= 0 && fd < MAX_FD)
+		fds[fd].used = 0;
+	return real_close(fd);
+}
+
+static __u64 fake_count(struct fake_fd *f, __u64 n)
+{
+	__u64 cpu = f->cpu < 0 ? 0 : (__u64)f->cpu;
+
+	__u64 vary = 1;
+
+	/* FAKECOUNT_VARY=K: multiply by 1 + (K-th opens later ... ) for -r noise */
+	if (env_long("FAKECOUNT_VARY", 0))
+		vary = 10 + f->gen / (__u64)env_long("FAKECOUNT_VARY", 1) % 3;
+	return (f->config + 1) * 1000003ULL * (__u64)env_long("FAKECOUNT_SCALE", 1) *
+	       (cpu + 2) * n * vary;
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	static ssize_t (*real_read)(int, void *, size_t);
+	struct fake_fd *f;
+	__u64 *v = buf, ena, run, n;
+	ssize_t ret;
+	size_t i = 0;
+
+	if (!real_read)
+		real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	ret = real_read(fd, buf, len);
+	if (ret <= 0 || fd < 0 || fd >= MAX_FD || !fds[fd].used)
+		return ret;
+	f = &fds[fd];
+	n = ++f->nreads;
+	ena = 1000000000ULL * n;
+	run = ena * (__u64)env_long("FAKECOUNT_RUN_PCT", 100) / 100;
+	if (f->read_format & PERF_FORMAT_GROUP) {
+		__u64 nr = v[i++];
+
+		if (f->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			v[i++] = ena;
+		if (f->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			v[i++] = run;
+		for (__u64 k = 0; k < nr && (i + 1) * 8 <= (size_t)ret; k++) {
+			struct fake_fd m = *f;
+
+			m.config = f->config + k;
+			v[i++] = fake_count(&m, n);
+			if (f->read_format & PERF_FORMAT_ID)
+				i++;
+			if (f->read_format & PERF_FORMAT_LOST)
+				i++;
+		}
+		return ret;
+	}
+	v[i++] = fake_count(f, n);
+	if (f->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		v[i++] = ena;
+	if (f->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		v[i++] = run;
+	return ret;
+}
