@@ -250,6 +250,8 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 			opts->no_big_num = false;
 			break;
 		case 'G':
+			if (!opts->events)
+				return stat_usage_error("must define events before cgroups (-e before -G)");
 			opts->cgroup_list = optarg;
 			break;
 		case OPT_FOR_EACH_CGROUP:

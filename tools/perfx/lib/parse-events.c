@@ -15,7 +15,7 @@
  *   mods  := { 'u' | 'k' | 'h' }
  *
  * Each event becomes an evsel named exactly as written (group modifiers are
- * appended to the members' names, as perf does).
+ * not appended to the members' names: perf 6.1 does not).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -454,18 +454,14 @@ static int parse_group(struct parser *p)
 
 		while (isalpha((unsigned char)*p->s))
 			p->s++;
+		/* perf 6.1 does not append group modifiers to the names */
 		for (i = first; i < p->evlist->nr; i++) {
 			struct evsel *evsel = p->evlist->entries[i];
-			char *name;
 
 			if (apply_mods(&evsel->attr, mods, p->s - mods))
 				return parse_error(p, mods, -EINVAL,
 						   "invalid group modifier '%.*s' (expected u, k or h)",
 						   (int)(p->s - mods), mods);
-			if (asprintf(&name, "%s:%.*s", evsel->name, (int)(p->s - mods), mods) < 0)
-				return -ENOMEM;
-			free(evsel->name);
-			evsel->name = name;
 		}
 	}
 	for (i = first; i < p->evlist->nr; i++)

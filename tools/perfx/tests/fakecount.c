@@ -36,6 +36,7 @@ struct fake_fd {
 	__u64 config;
 	__u64 read_format;
 	int cpu;
+	int group_fd;
 	__u64 nreads;
 	__u64 gen;
 };
@@ -74,6 +75,7 @@ long syscall(long nr, ...)
 		fds[ret].config = attr->config;
 		fds[ret].read_format = attr->read_format;
 		fds[ret].cpu = (int)a[2];
+		fds[ret].group_fd = (int)a[3];
 		fds[ret].nreads = 0;
 		fds[ret].gen = nr_opens++;
 	}
@@ -128,11 +130,16 @@ ssize_t read(int fd, void *buf, size_t len)
 			v[i++] = ena;
 		if (f->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
 			v[i++] = run;
-		for (__u64 k = 0; k < nr && (i + 1) * 8 <= (size_t)ret; k++) {
-			struct fake_fd m = *f;
-
-			m.config = f->config + k;
-			v[i++] = fake_count(&m, n);
+		/* members in open order: the leader, then fds naming it */
+		for (int m = fd, k = 0; (__u64)k < nr && (i + 1) * 8 <= (size_t)ret; k++) {
+			if (k) {
+				for (m = m + 1; m < MAX_FD; m++)
+					if (fds[m].used && fds[m].group_fd == fd)
+						break;
+				if (m == MAX_FD)
+					break;
+			}
+			v[i++] = fake_count(&fds[m], n);
 			if (f->read_format & PERF_FORMAT_ID)
 				i++;
 			if (f->read_format & PERF_FORMAT_LOST)
