@@ -369,6 +369,9 @@ static int parse_event(struct parser *p)
 	if (end == start)
 		return parse_error(p, start, -EINVAL, "expected an event name");
 
+	if (*start == '.')
+		return parse_error(p, start, -EINVAL, "invalid event or PMU name '%.*s'",
+				   (int)(end - start), start);
 	if (*end == '/') {
 		err = parse_pmu_event(p, start, end - start, &attr, &name_end);
 		if (err)
@@ -396,7 +399,7 @@ static int parse_event(struct parser *p)
 			   (size_t)(end - start - 1)) {
 			attr.type = PERF_TYPE_RAW;
 			attr.config = strtoull(start + 1, NULL, 16);
-		} else if (*end == ':' && is_tok_char(end[1]) && end[1] != ':') {
+		} else if (*end == ':' && is_tok_char(end[1]) && end[1] != ':' && end[1] != '.') {
 			const char *n = end + 1, *ne = n;
 
 			while (is_tok_char(*ne) && *ne != ':')

@@ -9,3 +9,5 @@ s/# +[0-9.]+ CPUs utilized/# C CPUs utilized/
 s/[0-9.]+([,;:]CPUs utilized)/C\1/
 s/"metric-value" : [0-9.]+, "metric-unit" : "CPUs utilized"/"metric-value" : C, "metric-unit" : "CPUs utilized"/
 s/^# started on .*/# started on D/
+# the padding after a time-dependent metric depends on its width
+s/(CPUs utilized) +/\1 /
