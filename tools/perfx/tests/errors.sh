@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# errors.sh - every error perfx stat must report: a clear message naming the
+# input, a non-zero exit, and (with the sanitizer build) no leak or memory
+# error.  Also help/list and the shared-mode fallback on kernels without
+# the ioctls.  env: PERFX.  Prints TAP lines.
+set -uo pipefail
+
+PERFX=${PERFX:?}
+export LSAN_OPTIONS=exitcode=201 ASAN_OPTIONS=exitcode=202 UBSAN_OPTIONS=exitcode=203
+n=0
+work=$(mktemp -d)
+mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
+cg=perfx-err-$$
+cleanup()
+{
+	rm -rf "$work"
+	[ -n "$mnt" ] && rmdir "$mnt/$cg" "$mnt/$cg-gone" 2>/dev/null
+	true
+}
+trap cleanup EXIT
+
+ok() { n=$((n + 1)); echo "ok $n - errors: $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - errors: $1"; sed 's/^/#   /' "$work/err" | head -8; }
+skip() { n=$((n + 1)); echo "ok $n - errors: $1 # SKIP $2"; }
+
+sanitizer_clean()
+{
+	! grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$work/err"
+}
+
+# expect_fail WHAT REGEX ARGS... - non-zero exit, REGEX in stderr, clean
+expect_fail()
+{
+	local what=$1 re=$2 rc
+
+	shift 2
+	"$PERFX" "$@" > "$work/out" 2> "$work/err"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -qE -- "$re" "$work/err" && sanitizer_clean; then
+		ok "$what"
+	else
+		echo "# exit $rc, want non-zero and /$re/"
+		notok "$what"
+	fi
+}
+
+# expect_ok WHAT REGEX ARGS... - zero exit, REGEX in stdout+stderr, clean
+expect_ok()
+{
+	local what=$1 re=$2 rc
+
+	shift 2
+	"$PERFX" "$@" > "$work/out" 2> "$work/err"
+	rc=$?
+	cat "$work/out" >> "$work/err"
+	if [ $rc -eq 0 ] && grep -qE -- "$re" "$work/err" && sanitizer_clean; then
+		ok "$what"
+	else
+		echo "# exit $rc, want 0 and /$re/"
+		notok "$what"
+	fi
+}
+
+expect_fail "unknown event names the event" "event 'nosuch'.*unknown event 'nosuch'" \
+	stat -e nosuch true
+expect_fail "bad modifier" "invalid modifier 'x'" stat -e cycles:x true
+expect_fail "unknown PMU" "unknown PMU 'nopmu'" stat -e 'nopmu/event=1/' true
+expect_fail "bad CPU list" "-C '0-x': expected a CPU list" stat -C 0-x -e task-clock true
+expect_fail "missing process" "-p '999999999'.*process" stat -p 999999999 -e task-clock
+expect_fail "malformed pid list" "-p 'x1'" stat -p x1 -e task-clock
+expect_fail "command that cannot run" "cannot run 'perfx-no-such-cmd'.*ENOENT" \
+	stat -e task-clock perfx-no-such-cmd
+expect_fail "nothing to count" "nothing to count" stat -e task-clock
+expect_fail "-G with --for-each-cgroup" "cannot be used together" \
+	stat -a -e task-clock -G A --for-each-cgroup A true
+expect_fail "-G before -e" "must define events before cgroups" stat -a -G A -e task-clock true
+expect_fail "cgroups need -a" "only available system-wide" \
+	stat --for-each-cgroup A -e task-clock true
+expect_fail "-x with -j" "cannot be used together" stat -x, -j -e task-clock true
+expect_fail "bad -I" "-I 'abc'" stat -I abc -e task-clock true
+expect_fail "bad -r" "-r '0'" stat -r 0 -e task-clock true
+expect_fail "bad --cgroup-mode" "--cgroup-mode 'sometimes'" \
+	stat -a --cgroup-mode sometimes -e task-clock true
+expect_fail "unknown option" "unknown option '--bogus'" stat --bogus true
+expect_fail "unwritable -o" "-o '/nonexistent/x'.*ENOENT" stat -o /nonexistent/x -e task-clock true
+if [ -w /dev/full ]; then
+	expect_fail "a full output is an error, not silence" "writing the output" \
+		stat -o /dev/full -e task-clock true
+else
+	skip "a full output is an error" "no /dev/full"
+fi
+expect_fail "unknown command" "unknown command 'nosuch'" nosuch
+expect_fail "perfx help of an unknown command" "unknown command 'nosuch'" help nosuch
+expect_ok "perfx help stat" "Usage: perfx stat" help stat
+expect_ok "perfx stat -h" "--for-each-cgroup" stat -h
+expect_ok "perfx list shows software events" "cgroup-switches .*Software event" list
+expect_ok "perfx list sw" "task-clock" list sw
+expect_ok "perfx bench -h" "sched pipe" bench -h
+expect_fail "perfx bench bad -l" "-l 'x'" bench sched pipe -l x
+expect_ok "perfx bench sched pipe" "usecs/op" bench sched pipe -l 1000
+
+if [ "$(id -u)" != 0 ] || [ -z "$mnt" ]; then
+	for t in "missing cgroup" "no cgroup matched" "removed cgroup" "shared mode" "fallback"; do
+		skip "$t" "needs root and a cgroup2 mount"
+	done
+else
+	expect_fail "missing cgroup names it" "cgroup 'perfx-nosuch': expected a directory.*ENOENT" \
+		stat -a --for-each-cgroup perfx-nosuch -e task-clock true
+	expect_fail "a pattern matching no cgroup" "no cgroup matched: perfx-nosuch.*" \
+		stat -a --for-each-cgroup 'perfx-nosuch.*' -e task-clock true
+	mkdir -p "$mnt/$cg" "$mnt/$cg-gone"
+	expect_fail "a cgroup removed while counting" "cgroup '$cg-gone'.*removed while counting" \
+		stat -a --cgroup-mode per-cgroup --for-each-cgroup "$cg,$cg-gone" -e task-clock \
+		-- rmdir "$mnt/$cg-gone"
+	mkdir -p "$mnt/$cg-gone"
+	"$PERFX" stat -a --cgroup-mode shared --for-each-cgroup "$cg" -e task-clock true \
+		> "$work/out" 2> "$work/err"
+	if grep -q ENOTTY "$work/err"; then
+		expect_fail "forced shared mode says why the kernel cannot" \
+			"cgroup-mode=shared: .*no PERF_EVENT_IOC_ATTACH_CGROUP \(ENOTTY\)" \
+			stat -a --cgroup-mode shared --for-each-cgroup "$cg" -e task-clock true
+		expect_ok "auto mode falls back to per-cgroup events" \
+			"using per-cgroup events" stat -v -a --for-each-cgroup "$cg" -e task-clock true
+	else
+		expect_fail "shared mode: a cgroup removed while counting" \
+			"cgroup '$cg-gone'.*removed while counting" \
+			stat -a --cgroup-mode shared --for-each-cgroup "$cg,$cg-gone" -e task-clock \
+			-- rmdir "$mnt/$cg-gone"
+		expect_ok "auto mode picks shared mode on this kernel" \
+			"shared mode" stat -v -a --for-each-cgroup "$cg" -e task-clock true
+	fi
+fi
+
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && [ "$paranoid" -ge 1 ]; then
+	cp "$PERFX" "$work/perfx" && chmod 755 "$work" "$work/perfx"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$work/perfx" stat -a \
+		-e task-clock true > "$work/out" 2> "$work/err"
+	rc=$?
+	if [ $rc -ne 0 ] &&
+	   grep -qE "(EACCES|EPERM).*CAP_PERFMON.*perf_event_paranoid <= 0; it is $paranoid" "$work/err"; then
+		ok "EACCES/EPERM explains perf_event_paranoid and CAP_PERFMON"
+	else
+		notok "EACCES/EPERM explains perf_event_paranoid and CAP_PERFMON"
+	fi
+else
+	skip "EACCES/EPERM message" "needs root, setpriv and perf_event_paranoid >= 1"
+fi
+
+if [ -n "$mnt" ] && [ "$(id -u)" = 0 ]; then
+	mkdir -p "$mnt/$cg"
+	(ulimit -n 24; "$PERFX" stat -a --cgroup-mode per-cgroup --for-each-cgroup "$cg,$cg,$cg" \
+		-e task-clock,cpu-clock,context-switches,page-faults,minor-faults,major-faults true \
+		> "$work/out" 2> "$work/err")
+	rc=$?
+	if [ $rc -ne 0 ] && grep -qE "EMFILE.*raise 'ulimit -n'" "$work/err" &&
+	   sanitizer_clean; then
+		ok "EMFILE names the fds needed and the limit"
+	else
+		notok "EMFILE names the fds needed and the limit"
+	fi
+else
+	skip "EMFILE message" "needs root and a cgroup2 mount"
+fi

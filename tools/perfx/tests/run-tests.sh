@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# run-tests.sh - perfx's host tests: the unit tests (TESTBIN/test-*), the
+# golden comparisons against perf's recorded outputs, the error paths, and
+# the live interop comparisons with the machine's perf.  Prints each
+# suite's TAP lines and ends with exactly one summary line:
+#   perfx: N passed, N failed, N skipped
+# Exits non-zero if anything failed.
+#
+# env (set by `make test`): PERFX (sanitizer build), PERFX_PLAIN (the
+# normal build), FAKECOUNT (the shim), TESTBIN (unit test binaries)
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+PERFX=${PERFX:?} TESTBIN=${TESTBIN:?} FAKECOUNT=${FAKECOUNT:?}
+export PERFX FAKECOUNT
+pass=0
+fail=0
+skip=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# suite NAME CMD... - run CMD, echo its TAP lines, count them
+suite()
+{
+	local name=$1 rc before
+
+	shift
+	echo "# $name"
+	before=$((pass + fail + skip))
+	"$@" > "$log" 2>&1
+	rc=$?
+	cat "$log"
+	while IFS= read -r line; do
+		case "$line" in
+		"not ok "*) fail=$((fail + 1)) ;;
+		"ok "*"# SKIP"*) skip=$((skip + 1)) ;;
+		"ok "*) pass=$((pass + 1)) ;;
+		esac
+	done < "$log"
+	if [ "$((pass + fail + skip))" -eq "$before" ] ||
+	   { [ $rc -ne 0 ] && ! grep -q "^not ok " "$log"; }; then
+		echo "not ok - $name exited $rc without a failing test line"
+		fail=$((fail + 1))
+	fi
+}
+
+for t in "$TESTBIN"/test-*; do
+	[ -x "$t" ] && suite "$(basename "$t")" "$t"
+done
+suite golden "$here/golden.sh"
+suite errors "$here/errors.sh"
+# interop runs the sanitizer build too; perf and perfx count the same dd
+suite interop python3 "$here/interop.py"
+echo "perfx: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
