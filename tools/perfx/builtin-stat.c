@@ -10,6 +10,8 @@
  *               it with PERF_EVENT_IOC_ATTACH_CGROUP and read back with
  *               PERF_EVENT_IOC_READ_CGROUP (lib/cgroup-share.c).
  * --cgroup-mode=auto (default) uses shared where the kernel has the ioctls.
+ * In shared mode the events of a group {a,b} are opened each on its own:
+ * the kernel shares counting events, not groups.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -114,6 +116,9 @@ struct stat_ctx {
 	char cgroup_mnt[PATH_MAX];
 	bool shared_mode;
 	unsigned long nr_read_syscalls;
+	unsigned long nr_fds;
+	double setup_ms;
+	double read_ms;
 	pid_t child;
 	int go_fd;
 	int err_fd;
@@ -282,8 +287,6 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 	}
 	opts->argc = argc - optind;
 	opts->argv = argv + optind;
-	if (no_aggr)
-		opts->cpu_list = opts->cpu_list ? opts->cpu_list : NULL;
 	if (opts->cgroup_list && opts->for_each_cgroup)
 		return stat_usage_error("--cgroup and --for-each-cgroup cannot be used together");
 	if (opts->csv_sep && opts->json)
@@ -552,7 +555,40 @@ static void close_all(struct stat_ctx *ctx)
 	}
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static unsigned long evlist__nr_fds(struct evlist *evlist)
+{
+	unsigned long nr = 0;
+	struct evsel *evsel;
+	int i;
+
+	evlist__for_each(evlist, i, evsel)
+		if (evsel->fds)
+			nr += evsel__nr_fds(evsel);
+	return nr;
+}
+
+static int __open_counters(struct stat_ctx *ctx);
+
+/* Open, and note how long it took and how many fds it made (for -v). */
 static int open_counters(struct stat_ctx *ctx)
+{
+	double t0 = now_ms();
+	int err = __open_counters(ctx);
+
+	ctx->setup_ms = now_ms() - t0;
+	ctx->nr_fds = evlist__nr_fds(ctx->shared_mode ? ctx->shared : ctx->evlist);
+	return err;
+}
+
+static int __open_counters(struct stat_ctx *ctx)
 {
 	unsigned long need;
 	int err;
@@ -581,8 +617,6 @@ static int open_counters(struct stat_ctx *ctx)
 	err = open_shared(ctx);
 	if (!err) {
 		ctx->shared_mode = true;
-		pr_info("--for-each-cgroup: shared mode, %d counting fds\n",
-			ctx->shared->nr * ctx->cpus->nr);
 		return 0;
 	}
 	close_all(ctx);
@@ -599,9 +633,10 @@ static int open_counters(struct stat_ctx *ctx)
 
 static int read_counters(struct stat_ctx *ctx)
 {
-	struct evsel_counts *tmp;
+	struct evsel_counts *tmp = NULL;
 	struct evsel *evsel;
-	int i, c, k, err = 0;
+	__u64 *ids = NULL;
+	int i, c, k, err = -ENOMEM;
 
 	if (!ctx->shared_mode) {
 		evlist__for_each(ctx->evlist, i, evsel) {
@@ -615,14 +650,10 @@ static int read_counters(struct stat_ctx *ctx)
 		return 0;
 	}
 	tmp = calloc(ctx->nr_cgrps, sizeof(*tmp));
-	if (!tmp)
-		return -ENOMEM;
-	__u64 *ids = calloc(ctx->nr_cgrps, sizeof(*ids));
-
-	if (!ids) {
-		free(tmp);
-		return -ENOMEM;
-	}
+	ids = calloc(ctx->nr_cgrps, sizeof(*ids));
+	if (!tmp || !ids)
+		goto out;
+	err = 0;
 	for (k = 0; k < ctx->nr_cgrps; k++)
 		ids[k] = ctx->cgrps[k]->id;
 	evlist__for_each(ctx->shared, i, evsel) {
@@ -850,9 +881,18 @@ static int run_once(struct stat_ctx *ctx, int *status)
 		*status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
 	}
 	if (!ctx->opts.interval) {
+		double r0 = now_ms();
+		unsigned long nr_reads = ctx->nr_read_syscalls;
+
 		err = read_counters(ctx);
+		ctx->read_ms = now_ms() - r0;
 		if (err)
 			goto out_close;
+		if (ctx->opts.for_each_cgroup)
+			pr_info("--for-each-cgroup: %s mode, %lu counting fds, setup %.3f ms, one read of all counts %.3f ms (%lu syscalls)\n",
+				ctx->shared_mode ? "shared" : "per-cgroup", ctx->nr_fds,
+				ctx->setup_ms, ctx->read_ms,
+				ctx->shared_mode ? ctx->nr_read_syscalls - nr_reads : ctx->nr_fds);
 		err = stat__aggregate(ctx->evlist, &ctx->config, false);
 		if (err)
 			goto out_close;
@@ -1050,9 +1090,6 @@ int cmd_stat(int argc, char **argv)
 		stat_display__counters(&ctx->config, ctx->evlist);
 		stat_display__footer(&ctx->config);
 	}
-	if (ctx->shared_mode)
-		pr_info("--for-each-cgroup: shared mode, %lu READ_CGROUP calls\n",
-			ctx->nr_read_syscalls);
 	ret = status;
 out_close:
 	if (ctx->config.out && (fflush(ctx->config.out) || ferror(ctx->config.out))) {
