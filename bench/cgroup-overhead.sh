@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# cgroup-overhead.sh - what counting K cgroups costs a cross-cgroup ping-pong.
+#
+# Run as root, in the guest on the patched kernel (or anywhere: the shared
+# mode is reported as n/a where the kernel lacks the ioctls):
+#
+#   bench/cgroup-overhead.sh [-k "1 10 200 1000"] [-l LOOPS] [-r REPS] [-o FILE]
+#
+# For each K it creates K cgroups perfx-bench/c0..c<K-1>; the ping-pong
+# (perfx bench sched pipe -G c0,c1: two tasks pinned to one CPU, each in its
+# cgroup, so every switch crosses cgroups) runs in c0 and c1, while the
+# 8 software events are counted system-wide for all K cgroups:
+#
+#   nothing       the ping-pong alone
+#   perf          perf stat -a --for-each-cgroup (the machine's perf, the
+#                 outside reference: one event per CPU, event and cgroup)
+#   per-cgroup    perfx stat --cgroup-mode per-cgroup (the same scheme)
+#   shared        perfx stat --cgroup-mode shared (one event per CPU and
+#                 event, all cgroups attached with PERF_EVENT_IOC_ATTACH_CGROUP)
+#
+# and prints a markdown table: usec/op of each repetition, the overhead of
+# the mean over "nothing", the counting fds, the setup time (open and
+# attach) and the time for one read of all counts with its syscalls.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+PERFX=${PERFX:-$TOP/tools/perfx/perfx}
+EVENTS=cpu-clock,task-clock,context-switches,cpu-migrations,page-faults,minor-faults,major-faults,cgroup-switches
+NEV=8
+KS="1 10 200 1000"
+LOOPS=20000
+REPS=2
+OUT=
+
+while getopts "k:l:r:o:h" o; do
+	case $o in
+	k) KS=$OPTARG ;;
+	l) LOOPS=$OPTARG ;;
+	r) REPS=$OPTARG ;;
+	o) OUT=$OPTARG ;;
+	*) sed -n '3,25p' "$0"; exit 0 ;;
+	esac
+done
+[ "$(id -u)" = 0 ] || { echo "cgroup-overhead: run as root" >&2; exit 1; }
+[ -x "$PERFX" ] || { echo "cgroup-overhead: build $PERFX first" >&2; exit 1; }
+mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
+[ -n "$mnt" ] || { echo "cgroup-overhead: no cgroup2 mount" >&2; exit 1; }
+for c in pids memory cpu; do	# 6.12: perf_event css only after this
+	grep -qw "$c" "$mnt/cgroup.controllers" 2>/dev/null &&
+		echo "+$c" > "$mnt/cgroup.subtree_control" 2>/dev/null && break
+done
+ncpus=$(getconf _NPROCESSORS_ONLN)
+work=$(mktemp -d)
+base=perfx-bench
+
+cleanup()
+{
+	local i
+
+	rm -rf "$work"
+	for i in $(seq 0 $((maxk - 1))); do
+		rmdir "$mnt/$base/c$i" 2>/dev/null || true
+	done
+	rmdir "$mnt/$base" 2>/dev/null || true
+}
+maxk=0
+for k in $KS; do [ "$k" -gt "$maxk" ] && maxk=$k; done
+trap cleanup EXIT
+mkdir -p "$mnt/$base"
+echo "+pids" > "$mnt/$base/cgroup.subtree_control" 2>/dev/null || true
+for i in $(seq 0 $((maxk - 1))); do
+	mkdir -p "$mnt/$base/c$i"
+done
+
+bench_cmd=("$PERFX" bench sched pipe -l "$LOOPS" -G "$base/c0,$base/c1")
+
+usec() { awk '/usecs\/op/ { print $1 }' "$1"; }
+
+# run MODE K - one repetition; prints "usec fds setup_ms read_ms syscalls"
+run()
+{
+	local mode=$1 k=$2 list i
+
+	list=$base/c0
+	for i in $(seq 1 $((k - 1))); do list=$list,$base/c$i; done
+	case $mode in
+	nothing)
+		"${bench_cmd[@]}" > "$work/out" 2> "$work/err"
+		echo "$(usec "$work/out") - - - -"
+		;;
+	perf)
+		perf stat -a -x, -e "$EVENTS" --for-each-cgroup "$list" -o "$work/counts" \
+			-- "${bench_cmd[@]}" > "$work/out" 2> "$work/err"
+		echo "$(usec "$work/out") $((ncpus * NEV * k)) - - -"
+		;;
+	per-cgroup|shared)
+		if ! "$PERFX" stat -v -a -x, -e "$EVENTS" --cgroup-mode "$mode" \
+			--for-each-cgroup "$list" -o "$work/counts" \
+			-- "${bench_cmd[@]}" > "$work/out" 2> "$work/err"; then
+			grep -q ENOTTY "$work/err" && { echo "n/a n/a n/a n/a n/a"; return; }
+			cat "$work/err" >&2
+			return 1
+		fi
+		sed -nE 's/.*mode, ([0-9]+) counting fds, setup ([0-9.]+) ms, one read of all counts ([0-9.]+) ms \(([0-9]+) syscalls\).*/\1 \2 \3 \4/p' \
+			"$work/err" | { read -r f s r c; echo "$(usec "$work/out") $f $s $r $c"; }
+		;;
+	esac
+}
+
+{
+	echo "# cgroup-monitoring overhead: $(uname -r), $ncpus CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo
+	echo "ping-pong of $LOOPS round trips between c0 and c1 pinned to one CPU;"
+	echo "$NEV software events counted system-wide for K cgroups; $REPS repetitions."
+	echo "Command: bench/cgroup-overhead.sh -k \"$KS\" -l $LOOPS -r $REPS"
+	echo
+	echo "| K | mode | usec/op | overhead | counting fds | setup ms | one read ms (syscalls) |"
+	echo "|---|---|---|---|---|---|---|"
+} | tee "$work/table"
+
+for k in $KS; do
+	nothing_mean=
+	for mode in nothing perf per-cgroup shared; do
+		vals=() fds=- setup=- readms=- calls=-
+		for r in $(seq 1 "$REPS"); do
+			read -r u f s rd c < <(run "$mode" "$k")
+			vals+=("$u")
+			fds=$f setup=$s readms=$rd calls=$c
+		done
+		mean=$(printf '%s\n' "${vals[@]}" | awk '$1 != "n/a" { s += $1; n++ }
+			END { if (n) printf "%.1f", s / n; else print "n/a" }')
+		[ "$mode" = nothing ] && nothing_mean=$mean
+		over=$(awk -v m="$mean" -v b="$nothing_mean" 'BEGIN {
+			if (m == "n/a" || b == "" || b == 0) print "n/a"; else printf "%.2fx", m / b }')
+		rd="-"
+		[ "$readms" != - ] && rd="$readms ($calls)"
+		[ "$readms" = n/a ] && rd="n/a"
+		printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$k" "$mode" \
+			"$(printf '%s\n' "${vals[@]}" | paste -sd, | sed 's/,/, /g')" "$over" \
+			"$fds" "$setup" "$rd"
+	done
+done | tee -a "$work/table"
+[ -n "$OUT" ] && cp "$work/table" "$OUT"
+exit 0
