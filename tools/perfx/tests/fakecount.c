@@ -14,12 +14,19 @@
  *   FAKECOUNT_SCALE    multiplier applied to every count (1)
  *   FAKECOUNT_VARY     K: counts also times 10 + (open# / K) % 3, so that
  *                      repeated runs (-r) differ when K = events x CPUs
+ *   FAKECOUNT_SHARE    1: emulate PERF_EVENT_IOC_ATTACH_CGROUP/READ_CGROUP
+ *                      (the RFC layout) on a kernel without them; a cgroup's
+ *                      read returns what a per-cgroup event of the same
+ *                      config on the same CPU would, so shared mode must
+ *                      print exactly what per-cgroup mode prints
  *
  * count = (config + 1) * 1000003 * SCALE * (cpu + 2) * n, for the n-th read;
  * time_enabled = 1000000000 * n; time_running = enabled * RUN_PCT / 100.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <linux/ioctl.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -39,6 +46,8 @@ struct fake_fd {
 	int group_fd;
 	__u64 nreads;
 	__u64 gen;
+	__u64 nr_cgroups;
+	__u64 share_reads;
 };
 
 static __u64 nr_opens;
@@ -104,6 +113,46 @@ static __u64 fake_count(struct fake_fd *f, __u64 n)
 		vary = 10 + f->gen / (__u64)env_long("FAKECOUNT_VARY", 1) % 3;
 	return (f->config + 1) * 1000003ULL * (__u64)env_long("FAKECOUNT_SCALE", 1) *
 	       (cpu + 2) * n * vary;
+}
+
+#define FAKE_ATTACH	_IOW('$', 12, __u64 *)
+#define FAKE_READ	_IOWR('$', 13, __u64 *)
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	static int (*real_ioctl)(int, unsigned long, ...);
+	struct fake_fd *f;
+	__u64 *v, n;
+	va_list ap;
+	void *arg;
+	int i = 2;
+
+	if (!real_ioctl)
+		real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (!env_long("FAKECOUNT_SHARE", 0) || (req != FAKE_ATTACH && req != FAKE_READ) ||
+	    fd < 0 || fd >= MAX_FD || !fds[fd].used)
+		return real_ioctl(fd, req, arg);
+	f = &fds[fd];
+	v = arg;
+	if (req == FAKE_ATTACH) {
+		f->nr_cgroups = v[0];
+		f->share_reads = 0;
+		return 0;
+	}
+	if (!f->nr_cgroups) {
+		errno = ENOENT;
+		return -1;
+	}
+	n = f->share_reads++ / f->nr_cgroups + 1;
+	v[i++] = fake_count(f, n);
+	if (f->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		v[i++] = 1000000000ULL * n;
+	if (f->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		v[i++] = 1000000000ULL * n * (__u64)env_long("FAKECOUNT_RUN_PCT", 100) / 100;
+	return i * 8;
 }
 
 ssize_t read(int fd, void *buf, size_t len)

@@ -25,10 +25,12 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"; [ -n "$have_cgroups" ] && golden_cgroups_cleanup' EXIT
 
-while IFS='|' read -r name envs args; do
+while IFS='|' read -r name envs args golden extra; do
 	case "$name" in ''|'#'*) continue ;; esac
 	n=$((n + 1))
 	what="golden: perfx stat $args matches perf"
+	[ -n "$golden" ] && what="golden: perfx stat ${extra:+$extra }$args ($envs) matches perf's $golden"
+	golden=${golden:-$name}
 	if [[ $args == *@A* ]] && [ -z "$have_cgroups" ]; then
 		echo "ok $n - $what # SKIP needs root and a cgroup2 mount"
 		continue
@@ -39,7 +41,7 @@ while IFS='|' read -r name envs args; do
 	fi
 	out=$work/$name.file
 	# shellcheck disable=SC2086
-	env LC_ALL=C $envs LD_PRELOAD="$preload" "$PERFX" stat \
+	env LC_ALL=C $envs LD_PRELOAD="$preload" "$PERFX" stat $extra \
 		$(golden_args "$args" "$out") 2> "$work/$name.err" > /dev/null
 	rc=$?
 	if [[ $args == *@OUT* ]]; then
@@ -48,8 +50,10 @@ while IFS='|' read -r name envs args; do
 	else
 		cp "$work/$name.err" "$work/$name.got"
 	fi
-	golden_mask "$GOLDEN_DIR/$name.out" > "$work/$name.want.m"
-	golden_mask "$work/$name.got" > "$work/$name.got.m"
+	iv=
+	[[ " $args " == *" -I "* ]] && iv=interval
+	golden_mask "$GOLDEN_DIR/$golden.out" $iv > "$work/$name.want.m"
+	golden_mask "$work/$name.got" $iv > "$work/$name.got.m"
 	if [ $rc -eq 0 ] && cmp -s "$work/$name.want.m" "$work/$name.got.m"; then
 		echo "ok $n - $what"
 	else

@@ -6,10 +6,13 @@ real workload in each output format and compare.
 Layout: exact after every number is replaced by N and runs of blanks by one
 blank (the numbers differ, so their widths may).  Values, per event, within
 these tolerances (both tools count the same workload, not the same run):
-  page-faults, minor-faults, major-faults: 25% + 20 (+ 400 with -a: the
-      rest of the system and the tools' own startup count too)
-  context-switches, cpu-migrations, cgroup-switches: 50% + 20
+  page-faults, minor-faults, major-faults: 25% + 20
+  context-switches, cpu-migrations, cgroup-switches: 75% + 200 (they follow
+      the machine's load: preemptions of dd by other tasks)
   task-clock, cpu-clock: factor 3 + 2 msec (a fork+exec of a short command)
+With -a every other task on the machine counts too (a kernel build beside
+it doubles anything), so system-wide values are only checked to be
+present and non-negative; their layout is still compared exactly.
 The workload (dd with a 16 MB buffer) takes ~4000 page faults.
   <not supported> / <not counted>: identical
 env: PERFX (binary under test).  Prints TAP lines.
@@ -90,10 +93,13 @@ def close(event, a, b, system_wide):
     if a.startswith("<") or b.startswith("<"):
         return a == b
     x, y = float(a), float(b)
+    if system_wide:
+        # every other task on the machine counts too: only sanity
+        return x >= 0 and y >= 0
     if event in ("page-faults", "minor-faults", "major-faults"):
-        return abs(x - y) <= 0.25 * max(x, y) + (400 if system_wide else 20)
+        return abs(x - y) <= 0.25 * max(x, y) + 20
     if event in ("context-switches", "cpu-migrations", "cgroup-switches"):
-        return abs(x - y) <= 0.5 * max(x, y) + 20
+        return abs(x - y) <= 0.75 * max(x, y) + 200
     if event in ("task-clock", "cpu-clock"):
         return max(x, y) <= 3 * min(x, y) + 2
     return True

@@ -12,8 +12,9 @@ FAKECOUNT=${FAKECOUNT:-$GOLDEN_DIR/../../build/asan/fakecount.so}
 golden_cgroups_setup || { echo "capture: cannot create the cgroups" >&2; exit 1; }
 trap golden_cgroups_cleanup EXIT
 out=$(mktemp)
-while IFS='|' read -r name envs args; do
+while IFS='|' read -r name envs args golden extra; do
 	case "$name" in ''|'#'*) continue ;; esac
+	[ -n "$golden" ] && continue	# perfx-only
 	[ $# -gt 0 ] && [[ " $* " != *" $name "* ]] && continue
 	# shellcheck disable=SC2086
 	env $envs LD_PRELOAD="$FAKECOUNT" perf stat $(golden_args "$args" "$out") \
