@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench-sched-pipe.c - perfx bench sched pipe [-l N] [-G A,B]
+ * perfx bench sched pipe [-l N] [-G A,B]
  *
  * Two processes ping-pong an int through two pipes; with -G each moves
  * itself into its cgroup (cgroup.procs under the cgroup2 mount) and both are

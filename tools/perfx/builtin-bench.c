@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* builtin-bench.c - perfx bench: see bench-sched-pipe.c. */
+/* perfx bench: the benchmark table (sched pipe is in bench-sched-pipe.c). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* builtin-list.c - perfx list: the events perfx can name. */
+/* perfx list: the events perfx can name. */
 #include <dirent.h>
 #include <limits.h>
 #include <stdbool.h>

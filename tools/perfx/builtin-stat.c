@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * builtin-stat.c - perfx stat: count events for a command, tasks, CPUs or
+ * perfx stat: count events for a command, tasks, CPUs or
  * cgroups and print the totals as perf stat does.
  *
  * --for-each-cgroup has two modes that print the same thing:
@@ -440,7 +440,7 @@ static int paranoid_level(void)
 static bool errno_not_supported(int err)
 {
 	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -ENXIO ||
-	       err == -EINVAL || err == -ENOSYS;
+	       err == -EINVAL;
 }
 
 static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfx.c - the command table: perfx <command> [<args>].
+ * The command table: perfx <command> [<args>].
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "lib/debug.h"
+#include "lib/util.h"
 
 struct cmd_struct {
 	const char *cmd;
@@ -25,7 +26,7 @@ static const struct cmd_struct commands[] = {
 	{ "help", cmd_help, NULL, "show a command's usage" },
 };
 
-#define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
+#define NR_COMMANDS	ARRAY_SIZE(commands)
 
 static int verbosity;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgroup-share.c - the PERF_EVENT_IOC_ATTACH_CGROUP / READ_CGROUP ABI.
+ * the PERF_EVENT_IOC_ATTACH_CGROUP / READ_CGROUP ABI.
  *
  * As issue 3 states it until the kernel series' ABI document lands:
  *

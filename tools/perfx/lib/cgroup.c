@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgroup.c - cgroup2 names to directory fds and ids, and the expansion of
+ * cgroup2 names to directory fds and ids, and the expansion of
  * --for-each-cgroup lists with perf's rules:
  *
  *  - a list without any of "{}[]()|*+?^$" is taken as is, in the given order;
@@ -51,7 +51,7 @@ int cgroup__find_mnt(const char *mountinfo, char *buf, size_t size)
 			err = -ENAMETOOLONG;
 			break;
 		}
-		strcpy(buf, mnt);
+		memcpy(buf, mnt, strlen(mnt) + 1);
 		err = 0;
 		break;
 	}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cpumap.c - parse CPU lists ("0-3,6") and read the online CPUs. */
+/* parse CPU lists ("0-3,6") and read the online CPUs. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>

@@ -4,6 +4,8 @@
 
 #include <stdarg.h>
 
+#include "util.h"
+
 enum perfx_print_level {
 	PERFX_ERR,
 	PERFX_WARN,
@@ -17,7 +19,7 @@ typedef int (*perfx_print_fn_t)(enum perfx_print_level level,
 /* The library never prints: everything goes through this callback. */
 void perfx__set_print(perfx_print_fn_t fn);
 void perfx__pr(enum perfx_print_level level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 
 #define pr_err(fmt, ...)	perfx__pr(PERFX_ERR, fmt, ##__VA_ARGS__)
 #define pr_warning(fmt, ...)	perfx__pr(PERFX_WARN, fmt, ##__VA_ARGS__)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* evlist.c - the ordered list of events, and its per-cgroup expansion. */
+/* the ordered list of events, and its per-cgroup expansion. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* evsel.c - one event: its attr, its fds per (CPU, thread), its counts. */
+/* one event: its attr, its fds per (CPU, thread), its counts. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * parse-events.c - event lists as perf spells them:
+ * event lists as perf spells them:
  *
  *   list  := item { ',' item }
  *   item  := '{' list '}' [ ':' mods ] | event
@@ -32,6 +32,7 @@
 #include "evlist.h"
 #include "evsel.h"
 #include "parse-events.h"
+#include "util.h"
 
 #define HW(n, a, c)	{ n, a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c }
 #define SW(n, a, c)	{ n, a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c }
@@ -63,7 +64,7 @@ static const struct event_symbol event_symbols[] = {
 
 const struct event_symbol *parse_events__symbols(int *nr)
 {
-	*nr = (int)(sizeof(event_symbols) / sizeof(event_symbols[0]));
+	*nr = (int)ARRAY_SIZE(event_symbols);
 	return event_symbols;
 }
 
@@ -90,7 +91,7 @@ struct parser {
 };
 
 static int parse_error(struct parser *p, const char *at, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+	__printf(4, 5);
 
 static int parse_error(struct parser *p, const char *at, int err, const char *fmt, ...)
 {
@@ -167,7 +168,7 @@ static const struct event_symbol *find_symbol(const char *name, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(event_symbols) / sizeof(event_symbols[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(event_symbols); i++) {
 		const struct event_symbol *sym = &event_symbols[i];
 
 		if ((strlen(sym->name) == len && !strncmp(sym->name, name, len)) ||

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stat-display.c - print counts as the machine's perf stat (6.1) does, in
+ * print counts as the machine's perf stat (6.1) does, in
  * its three layouts, byte for byte for the same counts:
  *
  *   default  value (%18, thousands separators from the locale unless

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* stat.c - running statistics over repeated runs (-r). */
+/* running statistics over repeated runs (-r). */
 #include <math.h>
 #include <string.h>
 

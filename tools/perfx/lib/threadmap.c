@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* threadmap.c - the tasks to follow: -p PID (all its threads), -t TID. */
+/* the tasks to follow: -p PID (all its threads), -t TID. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
