@@ -4,6 +4,8 @@
 #                   -Wall -Wextra -Werror
 #   UPSTREAM_PROGS  tests built from the unpacked tree's selftests directory
 #                   of the same name (upstream code, upstream warnings)
+#   NEEDS_HW_PMU    programs reported as SKIP when the running kernel has no
+#                   hardware PMU (no /sys/bus/event_source/devices/cpu)
 # Binaries go to build/selftests/DIR; `run_tests` runs them all as TAP.
 
 SELFTESTS := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
@@ -37,8 +39,12 @@ $(UPSTREAM): $(OUTPUT)/%: $(KSFT)/$(TARGET)/%.c $(KSFT)/kselftest_harness.h
 	@mkdir -p $(OUTPUT)
 	$(Q)$(CC) $(CFLAGS) -Wall -Wl,-no-as-needed -o $@ $< $(LDLIBS)
 
+HW_PMU = $(wildcard /sys/bus/event_source/devices/cpu)
+
 run_tests: all
-	@$(SELFTESTS)/run_tests.sh $(TARGET) $(TEST_TIMEOUT) $(OUR) $(UPSTREAM)
+	@SKIP_PROGS="$(if $(HW_PMU),,$(NEEDS_HW_PMU))" \
+	SKIP_REASON="no hardware PMU in this kernel (QEMU TCG?)" \
+		$(SELFTESTS)/run_tests.sh $(TARGET) $(TEST_TIMEOUT) $(OUR) $(UPSTREAM)
 
 list:
 	@echo $(OUR) $(UPSTREAM)
