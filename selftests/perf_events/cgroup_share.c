@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PERF_EVENT_IOC_ATTACH_CGROUP / PERF_EVENT_IOC_READ_CGROUP: one CPU-wide
+ * counting event keeps separate counts for many cgroups.
+ *
+ * Workloads are children pinned to CPU 0, where the events count, placed
+ * into their cgroup with clone3(CLONE_INTO_CGROUP) so that all of their
+ * CPU time belongs to it.  The test itself runs on another CPU when there
+ * is one.
+ */
+#include "cgroup_share_util.h"
+#include <sys/mman.h>
+#include "kselftest_harness.h"
+
+#define MS		1000000ULL
+#define CPU		0
+
+/* |count - expect| <= 2% of expect + 5 ms: see task_clock_matches_cpu_time */
+#define SLACK(expect)	((expect) / 50 + 5 * MS)
+#define NEAR(count, expect) \
+	((count) + SLACK(expect) >= (expect) && (count) <= (expect) + SLACK(expect))
+
+FIXTURE(share) {
+	const char *mnt;
+	char dir[PATH_MAX];	/* test-private parent P */
+	char a[PATH_MAX], a1[PATH_MAX], b[PATH_MAX], c[PATH_MAX];
+	__u64 p_id, a_id, a1_id, b_id, c_id, root_id;
+	int fd;
+};
+
+FIXTURE_SETUP(share)
+{
+	const char *why = cgs_unsupported();
+
+	self->fd = -1;
+	if (why)
+		SKIP(return, "%s", why);
+	self->mnt = cgs_cgroup2_mount();
+	if (!self->mnt)
+		SKIP(return, "no cgroup2 mount");
+
+	snprintf(self->dir, sizeof(self->dir), "%s/perf_share.%d",
+		 self->mnt, getpid());
+	ASSERT_EQ(0, mkdir(self->dir, 0755));
+	self->p_id = cgs_id(self->dir);
+	self->a_id = cgs_mkdir(self->dir, "A", self->a);
+	self->a1_id = cgs_mkdir(self->a, "A1", self->a1);
+	self->b_id = cgs_mkdir(self->dir, "B", self->b);
+	self->c_id = cgs_mkdir(self->dir, "C", self->c);
+	self->root_id = cgs_id(self->mnt);
+	ASSERT_NE(0ULL, self->p_id);
+	ASSERT_NE(0ULL, self->a_id);
+	ASSERT_NE(0ULL, self->a1_id);
+	ASSERT_NE(0ULL, self->b_id);
+	ASSERT_NE(0ULL, self->c_id);
+	ASSERT_NE(0ULL, self->root_id);
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		cgs_pin(1);
+
+	self->fd = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(share)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->dir[0])
+		cgs_rmtree(self->dir, self->mnt);
+}
+
+/* the ids attached to @fd in attach order, from a batch read */
+static int attached_ids(int fd, __u64 *ids, int max)
+{
+	int words = 1 + 2 * max, n, i;
+	__u64 *v = calloc(words, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	n = cgs_read(fd, 0, v, words);
+	if (n >= 8) {
+		n = v[0];
+		for (i = 0; i < n && i < max; i++)
+			ids[i] = v[1 + 2 * i];
+	}
+	free(v);
+	return n;
+}
+
+/* A task in A counts in A; B, which has no task, reads exactly 0. */
+TEST_F(share, idle_cgroup_reads_zero)
+{
+	__u64 ids[] = { self->a_id, self->b_id };
+
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, 2));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 50 * MS));
+	EXPECT_GT(cgs_count(self->fd, self->a_id), 0);
+	EXPECT_EQ(0, cgs_count(self->fd, self->b_id));
+}
+
+/*
+ * task-clock counted for A matches the CPU time of the only task that ever
+ * ran in A (its rusage, which covers its whole life) within 2% + 5 ms:
+ * the slack covers the context switch paths at both ends, which one side
+ * counts and the other does not, and clock reads under emulation (seen:
+ * 0.2% under QEMU TCG).
+ */
+TEST_F(share, task_clock_matches_cpu_time)
+{
+	long long count;
+	__u64 cpu;
+
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	cpu = cgs_run_busy(self->a, CPU, 300 * MS);
+	ASSERT_NE(0ULL, cpu);
+	count = cgs_count(self->fd, self->a_id);
+	TH_LOG("task-clock for A %lld ns, task CPU time %llu ns", count,
+	       (unsigned long long)cpu);
+	EXPECT_TRUE(NEAR((__u64)count, cpu));
+}
+
+/* A task in A/A1 is counted in A1 and in A, which counts its subtree. */
+TEST_F(share, hierarchy)
+{
+	__u64 ids[] = { self->a_id, self->a1_id, self->b_id };
+
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, 3));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a1, CPU, 50 * MS));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	EXPECT_GT(cgs_count(self->fd, self->a1_id), 0);
+	/* nothing ran in A itself: the parent's count is its child's */
+	EXPECT_EQ(cgs_count(self->fd, self->a1_id), cgs_count(self->fd, self->a_id));
+	EXPECT_EQ(0, cgs_count(self->fd, self->b_id));
+}
+
+/*
+ * Conservation: with tasks only in the leaves A and B of P, P's count and
+ * times are exactly A's plus B's; and the root cgroup, where every task of
+ * the CPU lives, counts exactly what the event itself counted.
+ */
+TEST_F(share, conservation)
+{
+	__u64 ids[] = { self->p_id, self->a_id, self->b_id, self->root_id };
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			       PERF_FORMAT_TOTAL_TIME_RUNNING,
+		.disabled = 1,
+	};
+	__u64 p[3], a[3], b[3], r[3], own[3];
+	int fd, cga, cgb, status, i;
+	pid_t pa, pb;
+
+	/* attached before it counts anything, so it all lands in a cgroup */
+	fd = cgs_perf_open(&attr, -1, CPU, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, cgs_attach(fd, ids, 4));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+
+	cga = open(self->a, O_RDONLY | O_DIRECTORY);
+	cgb = open(self->b, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cga);
+	ASSERT_LE(0, cgb);
+	pa = cgs_fork_into(cga);
+	if (!pa) {
+		cgs_pin(CPU);
+		cgs_spin(60 * MS);
+		_exit(0);
+	}
+	pb = cgs_fork_into(cgb);
+	if (!pb) {
+		cgs_pin(CPU);
+		cgs_spin(60 * MS);
+		_exit(0);
+	}
+	ASSERT_EQ(pa, waitpid(pa, &status, 0));
+	ASSERT_EQ(pb, waitpid(pb, &status, 0));
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(24, cgs_read(fd, self->p_id, p, 3));
+	ASSERT_EQ(24, cgs_read(fd, self->a_id, a, 3));
+	ASSERT_EQ(24, cgs_read(fd, self->b_id, b, 3));
+	ASSERT_EQ(24, cgs_read(fd, self->root_id, r, 3));
+	ASSERT_EQ(24, read(fd, own, sizeof(own)));
+
+	EXPECT_GT(a[0], 0ULL);
+	EXPECT_GT(b[0], 0ULL);
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(a[i] + b[i], p[i]);
+		EXPECT_EQ(own[i], r[i]);
+	}
+	close(cga);
+	close(cgb);
+	close(fd);
+}
+
+/*
+ * A task moved from A to B while it runs (from another CPU when there is
+ * one): A counts what it ran before the move and B what it ran after,
+ * each within 2% + 5 ms of the task's CPU time read just before or just
+ * after the write to cgroup.procs.
+ */
+TEST_F(share, migration_split)
+{
+	__u64 before, after, total;
+	long long ca, cb;
+	clockid_t clk;
+	int cgfd, status;
+	struct rusage ru;
+	pid_t pid;
+
+	ASSERT_EQ(0, cgs_attach(self->fd, (__u64[]){ self->a_id, self->b_id }, 2));
+	cgfd = open(self->a, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cgfd);
+	pid = cgs_fork_into(cgfd);
+	if (!pid) {
+		cgs_pin(CPU);
+		cgs_spin(400 * MS);
+		_exit(0);
+	}
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, clock_getcpuclockid(pid, &clk));
+	while (cgs_now_ns(clk) < 150 * MS)
+		usleep(5000);
+	before = cgs_now_ns(clk);
+	ASSERT_EQ(0, cgs_move(self->b, pid));
+	after = cgs_now_ns(clk);
+	ASSERT_EQ(pid, wait4(pid, &status, 0, &ru));
+	total = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+
+	ca = cgs_count(self->fd, self->a_id);
+	cb = cgs_count(self->fd, self->b_id);
+	TH_LOG("A %lld B %lld; moved at %llu..%llu of %llu ns", ca, cb,
+	       (unsigned long long)before, (unsigned long long)after,
+	       (unsigned long long)total);
+	EXPECT_TRUE(NEAR((__u64)ca, before) || NEAR((__u64)ca, after));
+	EXPECT_TRUE(NEAR((__u64)cb, total - after) || NEAR((__u64)cb, total - before));
+	close(cgfd);
+}
+
+/*
+ * A group read through the leader: nr, the leader's times, then each
+ * member's value and id, per cgroup; members are attached with the leader
+ * and a member cannot be attached by itself.
+ */
+TEST_F(share, group_read)
+{
+	__u64 fmt = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+		    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	__u64 ids[] = { self->a_id, self->b_id };
+	__u64 lid, sid, v[7];
+	int leader, sibling;
+
+	leader = cgs_open_counter(CPU, PERF_COUNT_SW_CPU_CLOCK, fmt, -1);
+	ASSERT_LE(0, leader);
+	sibling = cgs_open_counter(CPU, PERF_COUNT_SW_CPU_CLOCK, fmt, leader);
+	ASSERT_LE(0, sibling);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ID, &lid));
+	ASSERT_EQ(0, ioctl(sibling, PERF_EVENT_IOC_ID, &sid));
+
+	EXPECT_EQ(-EINVAL, cgs_attach(sibling, ids, 2));
+	ASSERT_EQ(0, cgs_attach(leader, ids, 2));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 50 * MS));
+
+	/* too small for the group: nothing written, the size needed told */
+	ASSERT_EQ(-ENOSPC, cgs_read(leader, self->a_id, v, 6));
+	ASSERT_EQ(56, cgs_read(leader, self->a_id, v, 7));
+	TH_LOG("A: nr %llu enabled %llu running %llu leader %llu sibling %llu",
+	       (unsigned long long)v[0], (unsigned long long)v[1],
+	       (unsigned long long)v[2], (unsigned long long)v[3],
+	       (unsigned long long)v[5]);
+	EXPECT_EQ(2ULL, v[0]);
+	EXPECT_GT(v[1], 0ULL);
+	EXPECT_GT(v[2], 0ULL);
+	EXPECT_GT(v[3], 0ULL);
+	EXPECT_EQ(lid, v[4]);
+	EXPECT_GT(v[5], 0ULL);
+	EXPECT_EQ(sid, v[6]);
+
+	ASSERT_EQ(56, cgs_read(leader, self->b_id, v, 7));
+	EXPECT_EQ(2ULL, v[0]);
+	EXPECT_EQ(0ULL, v[1]);
+	EXPECT_EQ(0ULL, v[3]);
+	EXPECT_EQ(lid, v[4]);
+	EXPECT_EQ(0ULL, v[5]);
+	EXPECT_EQ(sid, v[6]);
+
+	/* the member's own fd reads the same group */
+	ASSERT_EQ(56, cgs_read(sibling, self->a_id, v, 7));
+	EXPECT_EQ(2ULL, v[0]);
+	EXPECT_EQ(lid, v[4]);
+	close(sibling);
+	close(leader);
+}
+
+/*
+ * A single read returns one cgroup's values in read_format order; a batch
+ * read (id 0) returns nr and then {id, values} for every attached cgroup,
+ * in attach order, equal to the single reads.
+ */
+TEST_F(share, single_and_batch_read)
+{
+	__u64 fmt = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+		    PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	__u64 ids[] = { self->a_id, self->b_id, self->p_id };
+	__u64 one[3][5], all[1 + 3 * 6], evid;
+	int fd, i, j;
+
+	fd = cgs_open_counter(CPU, PERF_COUNT_SW_CPU_CLOCK, fmt, -1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &evid));
+	ASSERT_EQ(0, cgs_attach(fd, ids, 3));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 30 * MS));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(40, cgs_read(fd, ids[i], one[i], 5));
+		EXPECT_EQ(evid, one[i][3]);
+		EXPECT_EQ(0ULL, one[i][4]);
+	}
+	EXPECT_GT(one[0][0], 0ULL);
+	EXPECT_GE(one[0][1], one[0][2]);
+	EXPECT_EQ(0ULL, one[1][0]);
+	EXPECT_EQ(one[0][0], one[2][0]);
+
+	/* exactly the size needed, and one word short of it */
+	ASSERT_EQ(-ENOSPC, cgs_read(fd, 0, all, 1 + 3 * 6 - 1));
+	ASSERT_EQ(8 * (1 + 3 * 6), cgs_read(fd, 0, all, 1 + 3 * 6));
+	ASSERT_EQ(3ULL, all[0]);
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(ids[i], all[1 + 6 * i]);
+		for (j = 0; j < 5; j++)
+			EXPECT_EQ(one[i][j], all[2 + 6 * i + j]);
+	}
+	close(fd);
+}
+
+/* nr == 0 detaches every cgroup; detaching twice is fine. */
+TEST_F(share, detach)
+{
+	__u64 ids[] = { self->a_id, self->b_id }, v[4];
+
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, 2));
+	ASSERT_EQ(2, attached_ids(self->fd, v, 2));
+	ASSERT_EQ(0, cgs_attach(self->fd, NULL, 0));
+	EXPECT_EQ(-ENOENT, cgs_read(self->fd, self->a_id, v, 1));
+	EXPECT_EQ(0, attached_ids(self->fd, v, 2));
+	EXPECT_EQ(0, cgs_attach(self->fd, NULL, 0));
+	/* and the event can be attached again */
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, 2));
+	EXPECT_EQ(0, cgs_count(self->fd, self->a_id));
+}
+
+/*
+ * Re-attaching keeps the counts of cgroups in both the old and the new
+ * set, starts new ones at 0 and drops the others.
+ */
+TEST_F(share, reattach_keeps_counts)
+{
+	__u64 ids[] = { self->a_id, self->b_id };
+	__u64 ids2[] = { self->c_id, self->a_id };
+	long long a;
+
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, 2));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 30 * MS));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	a = cgs_count(self->fd, self->a_id);
+	ASSERT_GT(a, 0);
+
+	ASSERT_EQ(0, cgs_attach(self->fd, ids2, 2));
+	EXPECT_EQ(a, cgs_count(self->fd, self->a_id));
+	EXPECT_EQ(0, cgs_count(self->fd, self->c_id));
+	EXPECT_EQ(-ENOENT, cgs_read(self->fd, self->b_id, (__u64[1]){}, 1));
+
+	/* and counting goes on from there */
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 20 * MS));
+	EXPECT_GT(cgs_count(self->fd, self->a_id), a);
+}
+
+/*
+ * 1,000 cgroups on one event: one batch read returns them all; only the
+ * one with a task counts.
+ */
+TEST_F(share, many_cgroups)
+{
+	const int n = 1000;
+	__u64 *ids = calloc(n, sizeof(*ids));
+	__u64 *v = calloc(1 + 2 * n, sizeof(*v));
+	char path[PATH_MAX], name[32];
+	int i, busy = n / 2;
+
+	ASSERT_NE(NULL, ids);
+	ASSERT_NE(NULL, v);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "m%d", i);
+		ids[i] = cgs_mkdir(self->dir, name, path);
+		ASSERT_NE(0ULL, ids[i]);
+	}
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, n));
+	ASSERT_GT((int)sizeof(path), snprintf(path, sizeof(path), "%s/m%d", self->dir, busy));
+	ASSERT_NE(0ULL, cgs_run_busy(path, CPU, 20 * MS));
+
+	ASSERT_EQ(8 * (1 + 2 * n), cgs_read(self->fd, 0, v, 1 + 2 * n));
+	ASSERT_EQ((__u64)n, v[0]);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(ids[i], v[1 + 2 * i]);
+		if (i == busy) {
+			EXPECT_GT(v[2 + 2 * i], 0ULL);
+		} else {
+			EXPECT_EQ(0ULL, v[2 + 2 * i]);
+		}
+	}
+	free(v);
+	free(ids);
+}
+
+/*
+ * Every ATTACH error leaves the attached set as it was: an unknown id and
+ * a removed cgroup's id (-ENOENT), a duplicate (-EINVAL), a bad pointer
+ * (-EFAULT), more than the limit (-E2BIG).
+ */
+TEST_F(share, attach_errors)
+{
+	__u64 ids[] = { self->a_id, self->b_id }, got[4], gone;
+	char path[PATH_MAX], *map;
+	__u64 hdr[2], *nr;
+	long page;
+
+	gone = cgs_mkdir(self->dir, "gone", path);
+	ASSERT_NE(0ULL, gone);
+	ASSERT_EQ(0, rmdir(path));
+
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, 2));
+
+	EXPECT_EQ(-ENOENT, cgs_attach(self->fd, (__u64[]){ self->c_id, ~0ULL >> 1 }, 2));
+	EXPECT_EQ(-ENOENT, cgs_attach(self->fd, (__u64[]){ gone }, 1));
+	EXPECT_EQ(-EINVAL, cgs_attach(self->fd,
+				      (__u64[]){ self->c_id, self->a_id, self->c_id }, 3));
+	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	/* nr readable, the ids run into an unmapped page */
+	page = sysconf(_SC_PAGESIZE);
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, munmap(map + page, page));
+	nr = (__u64 *)(map + page) - 2;
+	nr[0] = 4;
+	nr[1] = self->c_id;
+	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP, nr));
+	EXPECT_EQ(EFAULT, errno);
+	munmap(map, page);
+	hdr[0] = CGS_ATTACH_MAX + 1;
+	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP, hdr));
+	EXPECT_EQ(E2BIG, errno);
+
+	ASSERT_EQ(2, attached_ids(self->fd, got, 4));
+	EXPECT_EQ(self->a_id, got[0]);
+	EXPECT_EQ(self->b_id, got[1]);
+}
+
+/*
+ * READ errors: an id not attached (-ENOENT), a size below the header
+ * (-EINVAL), a buffer too small (-ENOSPC, nothing written past it and the
+ * size needed stored in its first word), a bad pointer (-EFAULT).
+ */
+TEST_F(share, read_errors)
+{
+	__u64 buf[8];
+
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	EXPECT_EQ(-ENOENT, cgs_read(self->fd, self->b_id, buf, 1));
+
+	buf[0] = 15;
+	buf[1] = self->a_id;
+	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP, buf));
+	EXPECT_EQ(EINVAL, errno);
+
+	memset(buf, 0xa5, sizeof(buf));
+	buf[0] = 16;
+	buf[1] = self->a_id;
+	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP, buf));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(24ULL, buf[0]);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, buf[2]);
+
+	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(1, attached_ids(self->fd, buf, 1));
+}
+
+/*
+ * Only CPU-wide counting events qualify: a sampling event, a per-task
+ * event and a cgroup event get -EINVAL.
+ */
+TEST_F(share, event_must_qualify)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+	};
+	int fd, cgfd;
+
+	attr.sample_period = 100000;
+	fd = cgs_perf_open(&attr, -1, CPU, -1, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EINVAL, cgs_attach(fd, &self->a_id, 1));
+	close(fd);
+
+	attr.sample_period = 0;
+	fd = cgs_perf_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EINVAL, cgs_attach(fd, &self->a_id, 1));
+	close(fd);
+
+	cgfd = open(self->dir, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cgfd);
+	fd = cgs_perf_open(&attr, cgfd, CPU, -1, PERF_FLAG_PID_CGROUP);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EINVAL, cgs_attach(fd, &self->a_id, 1));
+	close(fd);
+	close(cgfd);
+}
+
+/*
+ * An attached cgroup that is removed keeps its last counts readable until
+ * it is detached; it cannot be attached anew; closing the event is fine.
+ */
+TEST_F(share, rmdir_then_read_and_close)
+{
+	__u64 ids[] = { self->a1_id, self->b_id };
+	long long before;
+
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, 2));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a1, CPU, 20 * MS));
+	before = cgs_count(self->fd, self->a1_id);
+	ASSERT_GT(before, 0);
+	ASSERT_EQ(0, rmdir(self->a1));
+	EXPECT_EQ(before, cgs_count(self->fd, self->a1_id));
+	/* re-attaching a set with the removed id fails and changes nothing */
+	EXPECT_EQ(-ENOENT, cgs_attach(self->fd, ids, 2));
+	EXPECT_EQ(before, cgs_count(self->fd, self->a1_id));
+	/* dropping it works */
+	EXPECT_EQ(0, cgs_attach(self->fd, &self->b_id, 1));
+	EXPECT_EQ(-ENOENT, cgs_read(self->fd, self->a1_id, (__u64[1]){}, 1));
+	close(self->fd);
+	self->fd = -1;
+}
+
+/* Closing an event with cgroups attached whose cgroups were all removed. */
+TEST_F(share, close_after_rmdir)
+{
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->c_id, 1));
+	ASSERT_EQ(0, rmdir(self->c));
+	EXPECT_EQ(0, cgs_count(self->fd, self->c_id));
+	close(self->fd);
+	self->fd = -1;
+}
+
+/*
+ * A task in a cgroup namespace rooted at A can attach A and its
+ * descendants but not B, which it cannot see (-ENOENT).
+ */
+TEST_F(share, cgroup_namespace_visibility)
+{
+	int status, cgfd;
+	pid_t pid;
+
+	cgfd = open(self->a, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cgfd);
+	pid = cgs_fork_into(cgfd);
+	if (!pid) {
+		int ok;
+
+		if (unshare(CLONE_NEWCGROUP))
+			_exit(2);
+		ok = cgs_attach(self->fd, (__u64[]){ self->b_id }, 1) == -ENOENT &&
+		     cgs_attach(self->fd, (__u64[]){ self->a_id, self->b_id }, 2) == -ENOENT &&
+		     cgs_attach(self->fd, (__u64[]){ self->a_id, self->a1_id }, 2) == 0;
+		_exit(ok ? 0 : 1);
+	}
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(cgfd);
+}
+
+/*
+ * PERF_EVENT_IOC_RESET zeroes the event's count, not the cgroups': they
+ * keep what was counted before and go on counting.
+ */
+TEST_F(share, reset_keeps_cgroup_counts)
+{
+	long long a;
+
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 20 * MS));
+	a = cgs_count(self->fd, self->a_id);
+	ASSERT_GT(a, 0);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_RESET, 0));
+	EXPECT_GE(cgs_count(self->fd, self->a_id), a);
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 20 * MS));
+	EXPECT_GT(cgs_count(self->fd, self->a_id), a + 10 * (long long)MS);
+}
+
+TEST_HARNESS_MAIN

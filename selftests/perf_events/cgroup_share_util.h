@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the PERF_EVENT_IOC_ATTACH_CGROUP / READ_CGROUP selftests:
+ * a test-private cgroup2 directory, cgroup ids, tasks placed with
+ * clone3(CLONE_INTO_CGROUP), CPU-wide counting events.
+ */
+#ifndef CGROUP_SHARE_UTIL_H
+#define CGROUP_SHARE_UTIL_H
+
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+/* The host's uapi headers may predate the ioctls: same values as the uapi */
+#ifndef PERF_EVENT_IOC_ATTACH_CGROUP
+#define PERF_EVENT_IOC_ATTACH_CGROUP	_IOW('$', 12, __u64 *)
+#endif
+#ifndef PERF_EVENT_IOC_READ_CGROUP
+#define PERF_EVENT_IOC_READ_CGROUP	_IOWR('$', 13, __u64 *)
+#endif
+#ifndef PERF_FORMAT_LOST
+#define PERF_FORMAT_LOST		(1U << 4)
+#endif
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP		0x200000000ULL
+#endif
+
+/* The documented limit of cgroups attached to one event */
+#define CGS_ATTACH_MAX			65536
+
+static inline int cgs_perf_open(struct perf_event_attr *attr, pid_t pid,
+				int cpu, int group_fd, unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* a CPU-wide software counting event on @cpu */
+static inline int cgs_open_counter(int cpu, __u64 config, __u64 read_format,
+				   int group_fd)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = config,
+		.read_format = read_format,
+	};
+
+	return cgs_perf_open(&attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* ATTACH_CGROUP with {nr, ids}; returns 0 or -errno */
+static inline int cgs_attach(int fd, const __u64 *ids, unsigned int nr)
+{
+	__u64 *buf = calloc(nr + 1, sizeof(*buf));
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	buf[0] = nr;
+	if (nr)
+		memcpy(buf + 1, ids, nr * sizeof(*ids));
+	ret = ioctl(fd, PERF_EVENT_IOC_ATTACH_CGROUP, buf);
+	free(buf);
+	return ret < 0 ? -errno : ret;
+}
+
+/*
+ * READ_CGROUP of @id (0: all) into @vals (@nvals words); returns the
+ * number of bytes written, or -errno
+ */
+static inline int cgs_read(int fd, __u64 id, __u64 *vals, unsigned int nvals)
+{
+	__u64 *buf = calloc(nvals + 2, sizeof(*buf));
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	buf[0] = (nvals + 2) * sizeof(*buf);
+	buf[1] = id;
+	ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, buf);
+	if (ret < 0)
+		ret = -errno;
+	else
+		memcpy(vals, buf + 2, nvals * sizeof(*buf));
+	free(buf);
+	return ret;
+}
+
+/* the count of cgroup @id, read_format 0; -1 on error */
+static __attribute__((noinline, unused)) long long cgs_count(int fd, __u64 id)
+{
+	__u64 v = 0;
+
+	if (cgs_read(fd, id, &v, 1) != sizeof(v))
+		return -1;
+	return v;
+}
+
+/*
+ * Does this kernel have the ioctls?  0 if so, otherwise a reason for SKIP
+ * (no CPU-wide perf events allowed, or ENOTTY/EOPNOTSUPP from the ioctl).
+ */
+static inline const char *cgs_unsupported(void)
+{
+	int fd = cgs_open_counter(0, PERF_COUNT_SW_CPU_CLOCK, 0, -1);
+	int ret;
+
+	if (fd < 0)
+		return "cannot open a CPU-wide counting event (need CAP_PERFMON)";
+	ret = cgs_attach(fd, NULL, 0);
+	close(fd);
+	if (ret == -ENOTTY)
+		return "kernel without PERF_EVENT_IOC_ATTACH_CGROUP";
+	if (ret == -EOPNOTSUPP)
+		return "kernel without CONFIG_CGROUP_PERF";
+	if (ret)
+		return "PERF_EVENT_IOC_ATTACH_CGROUP detach failed";
+	return NULL;
+}
+
+/* where cgroup2 is mounted, or NULL */
+static inline const char *cgs_cgroup2_mount(void)
+{
+	static char mnt[PATH_MAX];
+	char line[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+
+	if (!f)
+		return NULL;
+	mnt[0] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char path[PATH_MAX], *sep = strstr(line, " - ");
+
+		if (!sep || strncmp(sep, " - cgroup2 ", 11))
+			continue;
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", path) == 1) {
+			snprintf(mnt, sizeof(mnt), "%s", path);
+			break;
+		}
+	}
+	fclose(f);
+	return mnt[0] ? mnt : NULL;
+}
+
+/* the cgroup2 id of directory @path (what name_to_handle_at returns), or 0 */
+static inline __u64 cgs_id(const char *path)
+{
+	struct {
+		struct file_handle fh;
+		__u64 id;
+	} h = { .fh.handle_bytes = sizeof(__u64) };
+	int mount_id;
+
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0))
+		return 0;
+	return h.id;
+}
+
+static inline int cgs_write(const char *dir, const char *file, const char *val)
+{
+	char path[PATH_MAX];
+	int fd, ret = 0;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* move process @pid into cgroup @dir */
+static inline int cgs_move(const char *dir, pid_t pid)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%d", pid);
+	return cgs_write(dir, "cgroup.procs", buf);
+}
+
+/* mkdir @parent/@name into @out; returns its id, 0 on error */
+static inline __u64 cgs_mkdir(const char *parent, const char *name, char *out)
+{
+	if (snprintf(out, PATH_MAX, "%s/%s", parent, name) >= PATH_MAX)
+		return 0;
+	if (mkdir(out, 0755) && errno != EEXIST)
+		return 0;
+	return cgs_id(out);
+}
+
+/* remove @dir and everything below it, moving stray tasks to @park */
+static inline void cgs_rmtree(const char *dir, const char *park)
+{
+	char path[PATH_MAX], line[64];
+	struct dirent *de;
+	FILE *f;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) <
+		    (int)sizeof(path))
+			cgs_rmtree(path, park);
+	}
+	closedir(d);
+
+	f = NULL;
+	if (snprintf(path, sizeof(path), "%s/cgroup.procs", dir) < (int)sizeof(path))
+		f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		pid_t pid = atoi(line);
+
+		kill(pid, SIGKILL);
+		cgs_move(park, pid);
+	}
+	if (f)
+		fclose(f);
+	for (int i = 0; i < 100 && rmdir(dir) && errno == EBUSY; i++)
+		usleep(10000);
+}
+
+/* fork a child directly into the cgroup open as @cgfd (clone3) */
+static inline pid_t cgs_fork_into(int cgfd)
+{
+	struct clone_args args = {
+		.flags = CLONE_INTO_CGROUP,
+		.exit_signal = SIGCHLD,
+		.cgroup = cgfd,
+	};
+
+	return syscall(__NR_clone3, &args, sizeof(args));
+}
+
+static inline void cgs_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static inline __u64 cgs_now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* burn CPU for @ns of this thread's CPU time */
+static inline void cgs_spin(__u64 ns)
+{
+	__u64 end = cgs_now_ns(CLOCK_THREAD_CPUTIME_ID) + ns;
+
+	while (cgs_now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+		;
+}
+
+/*
+ * Run a child pinned to @cpu in the cgroup @dir that spins for @ns of CPU
+ * time and exits; returns its total CPU time in ns (from its rusage,
+ * which covers its whole life, all of it spent in @dir), or 0 on error.
+ */
+static inline __u64 cgs_run_busy(const char *dir, int cpu, __u64 ns)
+{
+	struct rusage ru;
+	int cgfd, status;
+	pid_t pid;
+
+	cgfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cgfd < 0)
+		return 0;
+	pid = cgs_fork_into(cgfd);
+	if (pid == 0) {
+		cgs_pin(cpu);
+		cgs_spin(ns);
+		_exit(0);
+	}
+	close(cgfd);
+	if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || status)
+		return 0;
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+}
+
+#endif /* CGROUP_SHARE_UTIL_H */
