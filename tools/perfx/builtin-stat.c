@@ -403,10 +403,13 @@ static int setup_events(struct stat_ctx *ctx, const struct parse_events_env *env
 
 static void config_attr(struct stat_ctx *ctx, struct evsel *evsel)
 {
+	bool cpu_wide = ctx->opts.system_wide || ctx->opts.cpu_list;
+
 	evsel->attr.disabled = 1;
-	evsel->attr.inherit = 1;
+	/* children of counted tasks; meaningless (and refused by shared mode) CPU-wide */
+	evsel->attr.inherit = !cpu_wide;
 	/* a forked command's own events start when it execs */
-	if (ctx->opts.argc && !ctx->opts.system_wide && !ctx->opts.cpu_list)
+	if (ctx->opts.argc && !cpu_wide)
 		evsel->attr.enable_on_exec = 1;
 }
 

@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * the PERF_EVENT_IOC_ATTACH_CGROUP / READ_CGROUP ABI.
+ * The PERF_EVENT_IOC_ATTACH_CGROUP / READ_CGROUP ABI, as the kernel series
+ * defines it (include/uapi/linux/perf_event.h of the patched tree):
  *
- * As issue 3 states it until the kernel series' ABI document lands:
+ *   ATTACH  _IOW('$', 12, __u64 *)   u64 { nr, id[nr] }; nr == 0 detaches.
+ *           Only CPU-wide, non-inherited, non-sampling, non-cgroup counting
+ *           events qualify (-EINVAL otherwise); -ENOENT for an id that is
+ *           not a live cgroup; -E2BIG above 65536 ids.
+ *   READ    _IOWR('$', 13, __u64 *)  u64 { size, id, values... }: size of
+ *           the whole buffer in bytes; with a cgroup id the values follow
+ *           the event's read_format; with id 0 every attached cgroup at
+ *           once: { nr, { id, values... }[nr] }.  Returns the bytes written
+ *           after the 16-byte header; -ENOSPC (with the size needed stored
+ *           in the first word) when the buffer is too small, -ENOENT for an
+ *           id not attached.
  *
- *   ATTACH  _IOW('$', 12, __u64 *)   buffer u64 { nr, id[nr] }; nr == 0
- *           detaches everything.
- *   READ    _IOWR('$', 13, __u64 *)  buffer u64 { size, id, values... }:
- *           size of the whole buffer in bytes, the cgroup id, then from
- *           byte 16 the values in the event's read_format (count, then
- *           time_enabled and time_running when flagged); returns the bytes
- *           written, -ENOENT for an id not attached, -EINVAL when too small.
- *
- * Reading is one ioctl per cgroup until the batch layout is fixed; the
- * caller counts the syscalls through @nr_syscalls so the benchmark can
- * report them.
+ * Reading is one batch call per event per CPU; a kernel that refuses the
+ * batch form (-EINVAL) is read one cgroup at a time.  The caller counts the
+ * syscalls through @nr_syscalls so the benchmark can report them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -48,15 +51,40 @@ int cgroup_share__detach(int fd)
 	return cgroup_share__attach(fd, NULL, 0);
 }
 
-int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
-		       struct evsel_counts *out, unsigned long *nr_syscalls)
+static int read_values_size(__u64 read_format)
+{
+	int n = 1;
+
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		n++;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		n++;
+	if (read_format & PERF_FORMAT_ID)
+		n++;
+	if (read_format & PERF_FORMAT_LOST)
+		n++;
+	return n;
+}
+
+static const __u64 *parse_values(const __u64 *v, __u64 read_format, struct evsel_counts *out)
+{
+	out->val = *v++;
+	out->ena = read_format & PERF_FORMAT_TOTAL_TIME_ENABLED ? *v++ : 0;
+	out->run = read_format & PERF_FORMAT_TOTAL_TIME_RUNNING ? *v++ : 0;
+	if (read_format & PERF_FORMAT_ID)
+		v++;
+	if (read_format & PERF_FORMAT_LOST)
+		v++;
+	return v;
+}
+
+static int read_one_by_one(int fd, __u64 read_format, const __u64 *ids, int nr,
+			   struct evsel_counts *out, unsigned long *nr_syscalls)
 {
 	__u64 buf[2 + 8];
 	int i;
 
 	for (i = 0; i < nr; i++) {
-		int k = 2;
-
 		memset(buf, 0, sizeof(buf));
 		buf[0] = sizeof(buf);
 		buf[1] = ids[i];
@@ -64,11 +92,63 @@ int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
 			(*nr_syscalls)++;
 		if (ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, buf) < 0)
 			return -errno;
-		out[i].val = buf[k++];
-		out[i].ena = read_format & PERF_FORMAT_TOTAL_TIME_ENABLED ? buf[k++] : 0;
-		out[i].run = read_format & PERF_FORMAT_TOTAL_TIME_RUNNING ? buf[k++] : 0;
+		parse_values(buf + 2, read_format, &out[i]);
 	}
 	return 0;
+}
+
+int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
+		       struct evsel_counts *out, unsigned long *nr_syscalls)
+{
+	int per = 1 + read_values_size(read_format), i, k, ret, err = 0;
+	size_t size = (3 + (size_t)nr * per) * sizeof(__u64);
+	const __u64 *v;
+	__u64 *buf, got;
+	char *seen;
+
+	buf = calloc(1, size);
+	seen = calloc(nr ? nr : 1, 1);
+	if (!buf || !seen) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	buf[0] = size;
+	buf[1] = 0;
+	if (nr_syscalls)
+		(*nr_syscalls)++;
+	ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, buf);
+	if (ret < 0) {
+		err = -errno;
+		/* a kernel without the batch form: one cgroup at a time */
+		if (err == -EINVAL)
+			err = read_one_by_one(fd, read_format, ids, nr, out, nr_syscalls);
+		goto out_free;
+	}
+	got = buf[2];
+	if ((size_t)ret < sizeof(__u64) * (1 + got * per) || got > (__u64)nr) {
+		err = -EPROTO;
+		goto out_free;
+	}
+	v = buf + 3;
+	for (k = 0; (__u64)k < got; k++) {
+		__u64 id = *v++;
+
+		for (i = 0; i < nr && ids[i] != id; i++)
+			;
+		if (i == nr) {
+			err = -EPROTO;
+			goto out_free;
+		}
+		v = parse_values(v, read_format, &out[i]);
+		seen[i] = 1;
+	}
+	for (i = 0; i < nr; i++)
+		if (!seen[i])
+			err = -ENOENT;	/* detached behind our back */
+out_free:
+	free(seen);
+	free(buf);
+	return err;
 }
 
 const char *cgroup_share__strerror(int err)
@@ -77,7 +157,7 @@ const char *cgroup_share__strerror(int err)
 	case -ENOTTY:
 		return "the running kernel has no PERF_EVENT_IOC_ATTACH_CGROUP (ENOTTY): it needs the shared-cgroup perf series";
 	case -EINVAL:
-		return "the kernel refused the cgroup list (EINVAL): only CPU-wide counting events can share cgroups";
+		return "the kernel refused the cgroup list (EINVAL): only CPU-wide, non-inherited counting events can share cgroups";
 	case -EOPNOTSUPP:
 		return "the event cannot count cgroups in shared mode (EOPNOTSUPP)";
 	case -ENOENT:

@@ -29,9 +29,10 @@ int cgroup_share__attach(int fd, const __u64 *ids, int nr);
 int cgroup_share__detach(int fd);
 /*
  * Read every attached cgroup's count, enabled and running times into
- * @out[0..nr-1] (in @ids order); @read_format is the event's.  Adds the
- * number of syscalls it took to *@nr_syscalls.  -ENOENT when an id is no
- * longer attached (e.g. its cgroup was removed).
+ * @out[0..nr-1] (in @ids order) with one batch READ_CGROUP (id 0);
+ * @read_format is the event's.  Adds the number of syscalls it took to
+ * *@nr_syscalls.  -ENOENT when an id is no longer attached, -EPROTO when
+ * the kernel's answer does not parse.
  */
 int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
 		       struct evsel_counts *out, unsigned long *nr_syscalls);

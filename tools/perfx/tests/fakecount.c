@@ -15,7 +15,8 @@
  *   FAKECOUNT_VARY     K: counts also times 10 + (open# / K) % 3, so that
  *                      repeated runs (-r) differ when K = events x CPUs
  *   FAKECOUNT_SHARE    1: emulate PERF_EVENT_IOC_ATTACH_CGROUP/READ_CGROUP
- *                      (the RFC layout) on a kernel without them; a cgroup's
+ *                      (single and batch reads, the series' layout, at most
+ *                      64 cgroups) on a kernel without them; a cgroup's
  *                      read returns what a per-cgroup event of the same
  *                      config on the same CPU would, so shared mode must
  *                      print exactly what per-cgroup mode prints
@@ -48,6 +49,8 @@ struct fake_fd {
 	__u64 gen;
 	__u64 nr_cgroups;
 	__u64 share_reads;
+	__u64 ids[64];
+	int inherit;
 };
 
 static __u64 nr_opens;
@@ -85,6 +88,7 @@ long syscall(long nr, ...)
 		fds[ret].read_format = attr->read_format;
 		fds[ret].cpu = (int)a[2];
 		fds[ret].group_fd = (int)a[3];
+		fds[ret].inherit = attr->inherit;
 		fds[ret].nreads = 0;
 		fds[ret].gen = nr_opens++;
 	}
@@ -115,6 +119,16 @@ static __u64 fake_count(struct fake_fd *f, __u64 n)
 	       (cpu + 2) * n * vary;
 }
 
+static int fake_values(struct fake_fd *f, __u64 n, __u64 *v, int i)
+{
+	v[i++] = fake_count(f, n);
+	if (f->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		v[i++] = 1000000000ULL * n;
+	if (f->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		v[i++] = 1000000000ULL * n * (__u64)env_long("FAKECOUNT_RUN_PCT", 100) / 100;
+	return i;
+}
+
 #define FAKE_ATTACH	_IOW('$', 12, __u64 *)
 #define FAKE_READ	_IOWR('$', 13, __u64 *)
 
@@ -138,7 +152,13 @@ int ioctl(int fd, unsigned long req, ...)
 	f = &fds[fd];
 	v = arg;
 	if (req == FAKE_ATTACH) {
+		/* what the kernel checks: CPU-wide, not inherited, <= our table */
+		if (f->cpu < 0 || f->inherit || v[0] > 64) {
+			errno = f->cpu < 0 || f->inherit ? EINVAL : E2BIG;
+			return -1;
+		}
 		f->nr_cgroups = v[0];
+		memcpy(f->ids, v + 1, v[0] * sizeof(__u64));
 		f->share_reads = 0;
 		return 0;
 	}
@@ -146,13 +166,19 @@ int ioctl(int fd, unsigned long req, ...)
 		errno = ENOENT;
 		return -1;
 	}
+	if (v[1] == 0) {
+		/* batch: { nr, { id, values... }[nr] } after the header */
+		n = ++f->share_reads;
+		v[i++] = f->nr_cgroups;
+		for (__u64 k = 0; k < f->nr_cgroups; k++) {
+			v[i++] = f->ids[k];
+			i = fake_values(f, n, v, i);
+		}
+		return (i - 2) * 8;
+	}
 	n = f->share_reads++ / f->nr_cgroups + 1;
-	v[i++] = fake_count(f, n);
-	if (f->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		v[i++] = 1000000000ULL * n;
-	if (f->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		v[i++] = 1000000000ULL * n * (__u64)env_long("FAKECOUNT_RUN_PCT", 100) / 100;
-	return i * 8;
+	i = fake_values(f, n, v, i);
+	return (i - 2) * 8;
 }
 
 ssize_t read(int fd, void *buf, size_t len)
