@@ -24,7 +24,7 @@ static struct {
 	char cg[NR_CG][PATH_MAX];
 	__u64 id[NR_CG];
 	char churn[NR_CHURN][PATH_MAX];
-	_Atomic __u64 churn_id[NR_CHURN];
+	__u64 churn_id[NR_CHURN];	/* __atomic_*() */
 	pid_t workers[2 * NR_PAIRS];
 	int shared_fd;
 	int ncpus;
@@ -55,7 +55,7 @@ static unsigned int pick(unsigned int *seed, __u64 *ids)
 
 	for (i = 0; i < n; i++) {
 		__u64 id = rnd(seed, 4) ? st.id[rnd(seed, NR_CG)] :
-			   atomic_load(&st.churn_id[rnd(seed, NR_CHURN)]);
+			   __atomic_load_n(&st.churn_id[rnd(seed, NR_CHURN)], __ATOMIC_RELAXED);
 
 		for (j = 0; j < k; j++)
 			if (ids[j] == id)
@@ -145,15 +145,17 @@ static void *churner(void *arg)
 		int i = rnd(&seed, NR_CHURN);
 		char name[16];
 
-		if (atomic_load(&st.churn_id[i])) {
+		if (__atomic_load_n(&st.churn_id[i], __ATOMIC_RELAXED)) {
 			if (!rmdir(st.churn[i]))
-				atomic_store(&st.churn_id[i], 0);
+				__atomic_store_n(&st.churn_id[i], 0, __ATOMIC_RELAXED);
 		} else {
 			char path[PATH_MAX];
 
 			snprintf(name, sizeof(name), "churn%d", i);
-			strcpy(path, st.dir);
-			atomic_store(&st.churn_id[i], cgs_mkdir(path, name, st.churn[i]));
+			memcpy(path, st.dir, sizeof(path));
+			__atomic_store_n(&st.churn_id[i],
+					 cgs_mkdir(path, name, st.churn[i]),
+					 __ATOMIC_RELAXED);
 		}
 		usleep(1000);
 	}
@@ -195,7 +197,7 @@ TEST(stress)
 	for (i = 0; i < NR_CG; i++) {
 		snprintf(name, sizeof(name), "cg%d", i);
 		/* a two-level hierarchy: cg4..cg7 live in cg0..cg3 */
-		strcpy(parent, i < 4 ? st.dir : st.cg[i - 4]);
+		memcpy(parent, i < 4 ? st.dir : st.cg[i - 4], sizeof(parent));
 		st.id[i] = cgs_mkdir(parent, name, st.cg[i]);
 		ASSERT_NE(0ULL, st.id[i]);
 	}

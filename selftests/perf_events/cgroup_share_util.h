@@ -36,9 +36,6 @@
 #ifndef PERF_EVENT_IOC_READ_CGROUP
 #define PERF_EVENT_IOC_READ_CGROUP	_IOWR('$', 13, __u64 *)
 #endif
-#ifndef PERF_FORMAT_LOST
-#define PERF_FORMAT_LOST		(1U << 4)
-#endif
 #ifndef CLONE_INTO_CGROUP
 #define CLONE_INTO_CGROUP		0x200000000ULL
 #endif
@@ -105,13 +102,13 @@ static inline int cgs_read(int fd, __u64 id, __u64 *vals, unsigned int nvals)
 }
 
 /* the count of cgroup @id, read_format 0; -1 on error */
-static __attribute__((noinline, unused)) long long cgs_count(int fd, __u64 id)
+static inline long long cgs_count(int fd, __u64 id)
 {
-	__u64 v = 0;
+	__u64 v[1] = { 0 };
 
-	if (cgs_read(fd, id, &v, 1) != sizeof(v))
+	if (cgs_read(fd, id, v, 1) != sizeof(v))
 		return -1;
-	return v;
+	return v[0];
 }
 
 /*
