@@ -401,6 +401,13 @@ static int setup_events(struct stat_ctx *ctx, const struct parse_events_env *env
 	return 0;
 }
 
+/* Is the forked command itself what is counted (not -a, -C, -p or -t)? */
+static bool counting_child(const struct stat_ctx *ctx)
+{
+	return ctx->opts.argc && !ctx->opts.system_wide && !ctx->opts.cpu_list &&
+	       !ctx->opts.pid_list && !ctx->opts.tid_list;
+}
+
 static void config_attr(struct stat_ctx *ctx, struct evsel *evsel)
 {
 	bool cpu_wide = ctx->opts.system_wide || ctx->opts.cpu_list;
@@ -409,7 +416,7 @@ static void config_attr(struct stat_ctx *ctx, struct evsel *evsel)
 	/* children of counted tasks; meaningless (and refused by shared mode) CPU-wide */
 	evsel->attr.inherit = !cpu_wide;
 	/* a forked command's own events start when it execs */
-	if (ctx->opts.argc && !cpu_wide)
+	if (counting_child(ctx))
 		evsel->attr.enable_on_exec = 1;
 }
 
@@ -809,7 +816,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 			pr_err("cannot fork: %s (%s)\n", strerror(-err), errname(err));
 			return err;
 		}
-		if (!ctx->opts.system_wide && !ctx->opts.cpu_list) {
+		if (counting_child(ctx)) {
 			thread_map__put(ctx->threads);
 			err = thread_map__new_pid(ctx->child, &ctx->threads);
 			if (err)
@@ -819,7 +826,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 	err = open_counters(ctx);
 	if (err)
 		goto out_kill;
-	if (!ctx->opts.argc || ctx->opts.system_wide || ctx->opts.cpu_list) {
+	if (!counting_child(ctx)) {
 		err = evlist_ioctl(ctx, PERF_EVENT_IOC_ENABLE);
 		if (err) {
 			pr_err("enabling the events: %s (%s)\n", strerror(-err), errname(err));
@@ -830,7 +837,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 	if (ctx->opts.argc) {
 		err = start_workload(ctx);
 		if (err)
-			return err;
+			goto out_close;
 	}
 	next = t0;
 	while (!done) {
@@ -1047,8 +1054,7 @@ int cmd_stat(int argc, char **argv)
 		ctx->config.big_num = false;
 	ctx->config.run_count = ctx->opts.repeat;
 	ctx->config.interval = ctx->opts.interval;
-	ctx->config.ru_display = ctx->opts.argc && !ctx->opts.system_wide &&
-				 !ctx->opts.cpu_list && ctx->opts.repeat == 1;
+	ctx->config.ru_display = counting_child(ctx) && ctx->opts.repeat == 1;
 	nmi = fopen("/proc/sys/kernel/nmi_watchdog", "r");
 	if (nmi) {
 		ctx->config.nmi_watchdog = fgetc(nmi) == '1';
