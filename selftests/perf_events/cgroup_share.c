@@ -610,4 +610,40 @@ TEST_F(share, reset_keeps_cgroup_counts)
 	EXPECT_GT(cgs_count(self->fd, self->a_id), a + 10 * (long long)MS);
 }
 
+/*
+ * A 32-bit process, whose ioctl numbers encode 4-byte pointers, attaches
+ * and reads (single and batch) like a 64-bit one: see
+ * cgroup_share_compat32.c, which the test runs.  It skips when that
+ * helper could not be built or the kernel runs no 32-bit programs.
+ */
+TEST_F(share, compat_32bit)
+{
+	char helper[PATH_MAX], id[32], *slash;
+	ssize_t len;
+	int status;
+	pid_t pid;
+
+	len = readlink("/proc/self/exe", helper, sizeof(helper) - 32);
+	ASSERT_LT(0, len);
+	helper[len] = 0;
+	slash = strrchr(helper, '/');
+	ASSERT_NE(NULL, slash);
+	memcpy(slash + 1, "cgroup_share_compat32", sizeof("cgroup_share_compat32"));
+	if (access(helper, X_OK))
+		SKIP(return, "32-bit helper not built (no gcc -m32)");
+	snprintf(id, sizeof(id), "%llu", (unsigned long long)self->a_id);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execl(helper, helper, id, (char *)NULL);
+		_exit(errno == ENOEXEC ? 127 : 126);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 127)
+		SKIP(return, "kernel without 32-bit emulation");
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 TEST_HARNESS_MAIN
