@@ -51,6 +51,7 @@ for c in pids memory cpu; do	# 6.12: perf_event css only after this
 		echo "+$c" > "$mnt/cgroup.subtree_control" 2>/dev/null && break
 done
 ncpus=$(getconf _NPROCESSORS_ONLN)
+ulimit -n 1048576 2>/dev/null || ulimit -n "$(ulimit -Hn)"	# K x CPUs x 8 fds
 work=$(mktemp -d)
 base=perfx-bench
 

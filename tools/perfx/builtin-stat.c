@@ -420,18 +420,22 @@ static void config_attr(struct stat_ctx *ctx, struct evsel *evsel)
 		evsel->attr.enable_on_exec = 1;
 }
 
-static void raise_nofile(unsigned long need)
+/*
+ * As perf: when the counting fds (plus the cgroup directories and some
+ * slack) would not fit, raise the soft RLIMIT_NOFILE to the hard limit.
+ */
+static void raise_nofile(struct stat_ctx *ctx, unsigned long need)
 {
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return;
-	need += 64;
-	if (rl.rlim_cur >= need)
+	need += ctx->nr_cgrps + 64;
+	if (rl.rlim_cur >= need || rl.rlim_cur == rl.rlim_max)
 		return;
-	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
+	rl.rlim_cur = rl.rlim_max;
 	if (setrlimit(RLIMIT_NOFILE, &rl))
-		pr_debug("cannot raise RLIMIT_NOFILE to %lu\n", need);
+		pr_debug("cannot raise RLIMIT_NOFILE to %llu\n", (unsigned long long)rl.rlim_max);
 }
 
 static int paranoid_level(void)
@@ -468,7 +472,7 @@ static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)
 	case EMFILE:
 	case ENFILE:
 		getrlimit(RLIMIT_NOFILE, &rl);
-		pr_err("opening event '%s': %s (%s): %d events x %d CPUs x %d threads need more descriptors than the limit of %llu; raise 'ulimit -n'\n",
+		pr_err("opening event '%s': %s (%s): %d counting events x %d CPUs x %d threads need more descriptors than the limit of %llu; raise 'ulimit -n'\n",
 		       evsel->name, strerror(-err), errname(err), ctx->evlist->nr, ctx->cpus->nr,
 		       ctx->threads->nr, (unsigned long long)rl.rlim_cur);
 		break;
@@ -605,7 +609,7 @@ static int __open_counters(struct stat_ctx *ctx)
 
 	need = (unsigned long)ctx->evlist->nr * ctx->cpus->nr * ctx->threads->nr;
 	if (!ctx->opts.for_each_cgroup || ctx->opts.cgroup_mode == CGROUP_MODE_PER_CGROUP) {
-		raise_nofile(need);
+		raise_nofile(ctx, need);
 		return open_evlist(ctx, ctx->evlist);
 	}
 	if (!ctx->shared) {
@@ -623,7 +627,7 @@ static int __open_counters(struct stat_ctx *ctx)
 			}
 		}
 	}
-	raise_nofile((unsigned long)ctx->shared->nr * ctx->cpus->nr);
+	raise_nofile(ctx, (unsigned long)ctx->shared->nr * ctx->cpus->nr);
 	err = open_shared(ctx);
 	if (!err) {
 		ctx->shared_mode = true;
@@ -637,7 +641,7 @@ static int __open_counters(struct stat_ctx *ctx)
 	}
 	pr_info("--for-each-cgroup: %s; using per-cgroup events\n", cgroup_share__strerror(err));
 	ctx->opts.cgroup_mode = CGROUP_MODE_PER_CGROUP;
-	raise_nofile(need);
+	raise_nofile(ctx, need);
 	return open_evlist(ctx, ctx->evlist);
 }
 
