@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "lib/affinity.h"
 #include "lib/cgroup.h"
 #include "lib/cgroup-share.h"
 #include "lib/cpumap.h"
@@ -489,33 +490,67 @@ static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)
 	return err;
 }
 
-/* Open @evlist's events; unsupported ones are marked and skipped, as perf. */
+static void mark_unsupported(struct evlist *evlist, struct evsel *evsel, int err)
+{
+	struct evsel *member;
+	int i;
+
+	pr_debug("event '%s' is not supported: %s\n", evsel->name, strerror(-err));
+	evsel->supported = false;
+	evsel->open_err = err;
+	evsel__close(evsel);
+	/* a group without its leader cannot count either */
+	evlist__for_each(evlist, i, member) {
+		if (member != evsel && member->leader == evsel && member->supported) {
+			member->supported = false;
+			evsel__close(member);
+		}
+	}
+}
+
+/*
+ * Open @evlist's events CPU by CPU, running on each CPU in turn as perf
+ * does; unsupported ones are marked and skipped, as perf.
+ */
 static int open_evlist(struct stat_ctx *ctx, struct evlist *evlist)
 {
+	struct affinity aff;
 	struct evsel *evsel;
-	int i, err;
+	int i, c, err;
 
 	evlist__for_each(evlist, i, evsel) {
 		config_attr(ctx, evsel);
-		if (evsel->leader != evsel && !evsel->leader->supported) {
-			evsel->supported = false;
-			continue;
-		}
-		err = evsel__open(evsel, ctx->cpus, ctx->threads);
-		if (err && errno_not_supported(err)) {
-			pr_debug("event '%s' is not supported: %s\n", evsel->name, strerror(-err));
-			evsel->supported = false;
-			evsel->open_err = err;
-			err = evsel__alloc_counts(evsel, ctx->cpus->nr);
-		}
+		err = evsel__prepare(evsel, ctx->cpus, ctx->threads);
 		if (err)
-			return open_error(ctx, evsel, err);
+			return err;
+		/* known unsupported since an earlier run (-r): no fds */
+		if (!evsel->supported)
+			evsel__close(evsel);
 	}
+	affinity__setup(&aff);
+	for (c = 0; c < ctx->cpus->nr; c++) {
+		affinity__set(&aff, ctx->cpus->map[c]);
+		evlist__for_each(evlist, i, evsel) {
+			if (!evsel->supported)
+				continue;
+			err = evsel__open_cpu(evsel, c);
+			if (err && errno_not_supported(err)) {
+				mark_unsupported(evlist, evsel, err);
+				continue;
+			}
+			if (err) {
+				affinity__cleanup(&aff);
+				return open_error(ctx, evsel, err);
+			}
+		}
+	}
+	affinity__cleanup(&aff);
 	return 0;
 }
 
 static int open_shared(struct stat_ctx *ctx)
 {
+	struct affinity aff;
 	__u64 *ids;
 	struct evsel *evsel;
 	int i, c, err;
@@ -528,13 +563,20 @@ static int open_shared(struct stat_ctx *ctx)
 	err = open_evlist(ctx, ctx->shared);
 	if (err)
 		goto out;
-	evlist__for_each(ctx->shared, i, evsel) {
-		for (c = 0; evsel->fds && c < ctx->cpus->nr; c++) {
+	affinity__setup(&aff);
+	for (c = 0; c < ctx->cpus->nr && !err; c++) {
+		affinity__set(&aff, ctx->cpus->map[c]);
+		evlist__for_each(ctx->shared, i, evsel) {
+			if (!evsel->fds)
+				continue;
 			err = cgroup_share__attach(evsel__fd(evsel, c, 0), ids, ctx->nr_cgrps);
 			if (err)
-				goto out;
+				break;
 		}
 	}
+	affinity__cleanup(&aff);
+	if (err)
+		goto out;
 	/* the printed copies read from the opened events */
 	for (i = 0; i < ctx->evlist->nr; i++) {
 		struct evsel *copy = ctx->evlist->entries[i];
@@ -554,19 +596,34 @@ out:
 	return err;
 }
 
+static void close_evlist(struct stat_ctx *ctx, struct evlist *evlist)
+{
+	struct affinity aff;
+	struct evsel *evsel;
+	int i, c;
+
+	affinity__setup(&aff);
+	for (c = 0; c < ctx->cpus->nr; c++) {
+		affinity__set(&aff, ctx->cpus->map[c]);
+		evlist__for_each(evlist, i, evsel)
+			if (evsel->fds && evsel->cpus && c < evsel->cpus->nr)
+				evsel__close_cpu(evsel, c);
+	}
+	affinity__cleanup(&aff);
+	evlist__for_each(evlist, i, evsel)
+		evsel__close(evsel);
+}
+
 static void close_all(struct stat_ctx *ctx)
 {
 	struct evsel *evsel;
 	int i;
 
-	evlist__for_each(ctx->evlist, i, evsel) {
-		evsel__close(evsel);
+	close_evlist(ctx, ctx->evlist);
+	evlist__for_each(ctx->evlist, i, evsel)
 		evsel->share = NULL;
-	}
-	if (ctx->shared) {
-		evlist__for_each(ctx->shared, i, evsel)
-			evsel__close(evsel);
-	}
+	if (ctx->shared)
+		close_evlist(ctx, ctx->shared);
 }
 
 static double now_ms(void)
@@ -648,20 +705,26 @@ static int __open_counters(struct stat_ctx *ctx)
 static int read_counters(struct stat_ctx *ctx)
 {
 	struct evsel_counts *tmp = NULL;
+	struct affinity aff;
 	struct evsel *evsel;
 	__u64 *ids = NULL;
 	int i, c, k, err = -ENOMEM;
 
+	affinity__setup(&aff);
 	if (!ctx->shared_mode) {
-		evlist__for_each(ctx->evlist, i, evsel) {
-			err = evsel__read(evsel);
-			if (err) {
-				pr_err("reading event '%s': %s (%s)\n", evsel->name,
-				       strerror(-err), errname(err));
-				return err;
+		for (c = 0; c < ctx->cpus->nr; c++) {
+			affinity__set(&aff, ctx->cpus->map[c]);
+			evlist__for_each(ctx->evlist, i, evsel) {
+				err = evsel__read_cpu(evsel, c);
+				if (err) {
+					pr_err("reading event '%s': %s (%s)\n", evsel->name,
+					       strerror(-err), errname(err));
+					goto out;
+				}
 			}
 		}
-		return 0;
+		err = 0;
+		goto out;
 	}
 	tmp = calloc(ctx->nr_cgrps, sizeof(*tmp));
 	ids = calloc(ctx->nr_cgrps, sizeof(*ids));
@@ -670,8 +733,11 @@ static int read_counters(struct stat_ctx *ctx)
 	err = 0;
 	for (k = 0; k < ctx->nr_cgrps; k++)
 		ids[k] = ctx->cgrps[k]->id;
-	evlist__for_each(ctx->shared, i, evsel) {
-		for (c = 0; evsel->fds && c < ctx->cpus->nr; c++) {
+	for (c = 0; c < ctx->cpus->nr; c++) {
+		affinity__set(&aff, ctx->cpus->map[c]);
+		evlist__for_each(ctx->shared, i, evsel) {
+			if (!evsel->fds)
+				continue;
 			err = cgroup_share__read(evsel__fd(evsel, c, 0), evsel->attr.read_format,
 						 ids, ctx->nr_cgrps, tmp, &ctx->nr_read_syscalls);
 			if (err) {
@@ -685,6 +751,7 @@ static int read_counters(struct stat_ctx *ctx)
 		}
 	}
 out:
+	affinity__cleanup(&aff);
 	free(ids);
 	free(tmp);
 	return err;
@@ -707,15 +774,21 @@ static int check_cgroups_alive(struct stat_ctx *ctx)
 static int evlist_ioctl(struct stat_ctx *ctx, unsigned long req)
 {
 	struct evlist *evlist = ctx->shared_mode ? ctx->shared : ctx->evlist;
+	struct affinity aff;
 	struct evsel *evsel;
-	int i, err;
+	int i, c, err = 0;
 
-	evlist__for_each(evlist, i, evsel) {
-		err = evsel__ioctl(evsel, req);
-		if (err)
-			return err;
+	affinity__setup(&aff);
+	for (c = 0; c < ctx->cpus->nr && !err; c++) {
+		affinity__set(&aff, ctx->cpus->map[c]);
+		evlist__for_each(evlist, i, evsel) {
+			err = evsel__ioctl_cpu(evsel, c, req);
+			if (err)
+				break;
+		}
 	}
-	return 0;
+	affinity__cleanup(&aff);
+	return err;
 }
 
 static int fork_workload(struct stat_ctx *ctx)

@@ -122,16 +122,10 @@ int evsel__alloc_counts(struct evsel *evsel, int ncpus)
 	return 0;
 }
 
-/*
- * Open one fd per (CPU, thread); members of a group go to their leader's fd
- * on the same CPU and thread, which must be open already.  With a cgroup
- * the "thread" is the cgroup directory.  Returns 0 or the first -errno; on
- * failure nothing stays open.
- */
-int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
+/* Allocate the fds (all -1) and counts for @cpus x @threads. */
+int evsel__prepare(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
 {
-	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
-	int c, t, nr, err;
+	int i, nr;
 
 	if (evsel->fds)
 		return -EBUSY;
@@ -143,41 +137,89 @@ int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *th
 	evsel->fds = malloc(nr * sizeof(int));
 	if (!evsel->fds)
 		return -ENOMEM;
-	for (c = 0; c < nr; c++)
-		evsel->fds[c] = -1;
-	err = evsel__alloc_counts(evsel, cpus->nr);
-	if (err)
-		goto out_close;
-	if (evsel->cgrp)
-		flags |= PERF_FLAG_PID_CGROUP;
+	for (i = 0; i < nr; i++)
+		evsel->fds[i] = -1;
 	evsel->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 				  PERF_FORMAT_TOTAL_TIME_RUNNING;
-	for (c = 0; c < cpus->nr; c++) {
-		for (t = 0; t < threads->nr; t++) {
-			int group_fd = -1, fd;
-			pid_t pid = evsel->cgrp ? evsel->cgrp->fd : threads->map[t];
+	return evsel__alloc_counts(evsel, cpus->nr);
+}
 
-			if (evsel->leader != evsel) {
-				group_fd = evsel__fd(evsel->leader, c, t);
-				if (group_fd < 0) {
-					err = -EBADF;
-					goto out_close;
-				}
-			}
-			fd = sys_perf_event_open(&evsel->attr, pid, cpus->map[c],
-						 group_fd, flags);
-			if (fd < 0) {
-				err = -errno;
+/*
+ * Open the fds of one CPU, one per thread; members of a group go to their
+ * leader's fd on the same CPU and thread, which must be open already.
+ * With a cgroup the "thread" is the cgroup directory.  Returns 0 or the
+ * first -errno, leaving what this call opened closed.
+ */
+int evsel__open_cpu(struct evsel *evsel, int c)
+{
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
+	int t, err;
+
+	if (evsel->cgrp)
+		flags |= PERF_FLAG_PID_CGROUP;
+	for (t = 0; t < evsel->threads->nr; t++) {
+		int group_fd = -1, fd;
+		pid_t pid = evsel->cgrp ? evsel->cgrp->fd : evsel->threads->map[t];
+
+		if (evsel->leader != evsel) {
+			group_fd = evsel__fd(evsel->leader, c, t);
+			if (group_fd < 0) {
+				err = -EBADF;
 				goto out_close;
 			}
-			evsel->fds[c * threads->nr + t] = fd;
 		}
+		fd = sys_perf_event_open(&evsel->attr, pid, evsel->cpus->map[c], group_fd,
+					 flags);
+		if (fd < 0) {
+			err = -errno;
+			goto out_close;
+		}
+		evsel->fds[c * evsel->threads->nr + t] = fd;
 	}
 	return 0;
 
 out_close:
-	evsel__close(evsel);
+	evsel__close_cpu(evsel, c);
 	return err;
+}
+
+void evsel__close_cpu(struct evsel *evsel, int c)
+{
+	int t;
+
+	for (t = 0; evsel->fds && t < evsel->threads->nr; t++) {
+		int *fd = &evsel->fds[c * evsel->threads->nr + t];
+
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+	}
+}
+
+/* Open every (CPU, thread); on failure nothing stays open. */
+int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
+{
+	int c, err;
+
+	err = evsel__prepare(evsel, cpus, threads);
+	for (c = 0; !err && c < cpus->nr; c++)
+		err = evsel__open_cpu(evsel, c);
+	if (err)
+		evsel__close(evsel);
+	return err;
+}
+
+int evsel__ioctl_cpu(struct evsel *evsel, int c, unsigned long req)
+{
+	int t;
+
+	for (t = 0; evsel->fds && t < evsel->threads->nr; t++) {
+		int fd = evsel__fd(evsel, c, t);
+
+		if (fd >= 0 && ioctl(fd, req, 0) < 0)
+			return -errno;
+	}
+	return 0;
 }
 
 int evsel__ioctl(struct evsel *evsel, unsigned long req)
@@ -206,27 +248,36 @@ static int read_values(int fd, struct evsel_counts *v)
 	return 0;
 }
 
-/* Read every fd; counts[cpu] becomes the sum over the threads. */
-int evsel__read(struct evsel *evsel)
+/* Read one CPU's fds; counts[cpu] becomes the sum over the threads. */
+int evsel__read_cpu(struct evsel *evsel, int c)
 {
-	int c, t, err;
+	struct evsel_counts sum = { 0, 0, 0 };
+	int t, err;
 
 	if (!evsel->fds)
 		return 0;
-	for (c = 0; c < evsel->cpus->nr; c++) {
-		struct evsel_counts sum = { 0, 0, 0 };
+	for (t = 0; t < evsel->threads->nr; t++) {
+		struct evsel_counts v = { 0, 0, 0 };
 
-		for (t = 0; t < evsel->threads->nr; t++) {
-			struct evsel_counts v = { 0, 0, 0 };
+		err = read_values(evsel__fd(evsel, c, t), &v);
+		if (err)
+			return err;
+		sum.val += v.val;
+		sum.ena += v.ena;
+		sum.run += v.run;
+	}
+	evsel->counts[c] = sum;
+	return 0;
+}
 
-			err = read_values(evsel__fd(evsel, c, t), &v);
-			if (err)
-				return err;
-			sum.val += v.val;
-			sum.ena += v.ena;
-			sum.run += v.run;
-		}
-		evsel->counts[c] = sum;
+int evsel__read(struct evsel *evsel)
+{
+	int c, err;
+
+	for (c = 0; evsel->fds && c < evsel->cpus->nr; c++) {
+		err = evsel__read_cpu(evsel, c);
+		if (err)
+			return err;
 	}
 	return 0;
 }
