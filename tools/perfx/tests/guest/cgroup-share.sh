@@ -15,8 +15,9 @@
 #     less than a quarter of A's CPU time;
 #  3. shared and per-cgroup modes, counting the same workload at the same
 #     time (windows ending together), agree: the CPUs utilized of
-#     task-clock and cpu-clock within 10%, the context switches per second
-#     of wall time within 25% + 5/s.
+#     task-clock and cpu-clock within 10% + 0.02 CPUs (B's sleeper uses
+#     ~0.05 CPUs, whose jitter under TCG is larger than 10% of it), the
+#     context switches per second of wall time within 25% + 5/s.
 # Everything that needs the ioctls SKIPs when the kernel lacks them.
 # Ends with "perfx-guest: N passed, N failed, N skipped"; non-zero on failure.
 set -uo pipefail
@@ -142,7 +143,7 @@ for cg in "$A" "$B"; do
 		s=$(val "$work/shared" "$e" "$cg" 7)
 		p=$(val "$work/percg" "$e" "$cg" 7)
 		awk -v s="$s" -v p="$p" 'BEGIN { if (s == "" || p == "") exit 1
-			d = s > p ? s - p : p - s; m = s > p ? s : p; exit !(d <= 0.1 * m) }' ||
+			d = s > p ? s - p : p - s; m = s > p ? s : p; exit !(d <= 0.1 * m + 0.02) }' ||
 			bad="$bad $cg/$e(util $s vs $p)"
 	done
 	s=$(rate "$work/shared" "$cg")
