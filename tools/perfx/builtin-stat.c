@@ -10,8 +10,8 @@
  *               it with PERF_EVENT_IOC_ATTACH_CGROUP and read back with
  *               PERF_EVENT_IOC_READ_CGROUP (lib/cgroup-share.c).
  * --cgroup-mode=auto (default) uses shared where the kernel has the ioctls.
- * In shared mode the events of a group {a,b} are opened each on its own:
- * the kernel shares counting events, not groups.
+ * In shared mode a group {a,b} stays a group: the cgroups are attached
+ * through its leader, and each member's counts are read on their own.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -412,13 +412,17 @@ static bool counting_child(const struct stat_ctx *ctx)
 static void config_attr(struct stat_ctx *ctx, struct evsel *evsel)
 {
 	bool cpu_wide = ctx->opts.system_wide || ctx->opts.cpu_list;
+	bool leader = evsel->leader == evsel;
 
-	evsel->attr.disabled = 1;
+	/*
+	 * As perf: only leaders start disabled (and wait for exec); members
+	 * follow their leader.  A disabled member of a running group would
+	 * stay off: enabled, never running, <not counted>.
+	 */
+	evsel->attr.disabled = leader;
 	/* children of counted tasks; meaningless (and refused by shared mode) CPU-wide */
 	evsel->attr.inherit = !cpu_wide;
-	/* a forked command's own events start when it execs */
-	if (counting_child(ctx))
-		evsel->attr.enable_on_exec = 1;
+	evsel->attr.enable_on_exec = leader && counting_child(ctx);
 }
 
 /*
@@ -567,7 +571,8 @@ static int open_shared(struct stat_ctx *ctx)
 	for (c = 0; c < ctx->cpus->nr && !err; c++) {
 		affinity__set(&aff, ctx->cpus->map[c]);
 		evlist__for_each(ctx->shared, i, evsel) {
-			if (!evsel->fds)
+			/* a group is attached through its leader, for all members */
+			if (!evsel->fds || evsel->leader != evsel)
 				continue;
 			err = cgroup_share__attach(evsel__fd(evsel, c, 0), ids, ctx->nr_cgrps);
 			if (err)
@@ -677,11 +682,14 @@ static int __open_counters(struct stat_ctx *ctx)
 		if (!ctx->shared)
 			return -ENOMEM;
 		for (i = 0; i < ctx->events->nr; i++) {
-			evsel = evsel__clone(ctx->events->entries[i], NULL);
+			struct evsel *orig = ctx->events->entries[i];
+
+			evsel = evsel__clone(orig, NULL);
 			if (!evsel || evlist__add(ctx->shared, evsel)) {
 				evsel__delete(evsel);
 				return -ENOMEM;
 			}
+			evsel->leader = ctx->shared->entries[orig->leader->idx];
 		}
 	}
 	raise_nofile(ctx, (unsigned long)ctx->shared->nr * ctx->cpus->nr);

@@ -157,9 +157,18 @@ int ioctl(int fd, unsigned long req, ...)
 			errno = f->cpu < 0 || f->inherit ? EINVAL : E2BIG;
 			return -1;
 		}
-		f->nr_cgroups = v[0];
-		memcpy(f->ids, v + 1, v[0] * sizeof(__u64));
-		f->share_reads = 0;
+		/* through the leader, for every member of its group */
+		if (f->group_fd >= 0) {
+			errno = EINVAL;
+			return -1;
+		}
+		for (int m = fd; m < MAX_FD; m++) {
+			if (m != fd && (!fds[m].used || fds[m].group_fd != fd))
+				continue;
+			fds[m].nr_cgroups = v[0];
+			memcpy(fds[m].ids, v + 1, v[0] * sizeof(__u64));
+			fds[m].share_reads = 0;
+		}
 		return 0;
 	}
 	if (!f->nr_cgroups) {

@@ -34,6 +34,9 @@ CASES = [
     ("system-wide", ["-a"]),
     ("system-wide-csv", ["-a", "-x,"]),
     ("system-wide-json", ["-a", "-j"]),
+    # groups: members must count with their leader, not sit <not counted>
+    ("groups", ["-e", "{task-clock,context-switches},{page-faults,minor-faults}"]),
+    ("groups-system-wide", ["-a", "-x,", "-e", "{task-clock,context-switches,page-faults}"]),
 ]
 NUM = re.compile(r"[0-9][0-9.,]*")
 n = 0
@@ -52,7 +55,8 @@ def tap(ok, what, detail=""):
 
 def run(tool, args):
     env = dict(os.environ, LC_ALL="C")
-    cmd = [tool, "stat"] + args + ["-e", EVENTS, "--"] + WORKLOAD
+    events = [] if "-e" in args else ["-e", EVENTS]
+    cmd = [tool, "stat"] + args + events + ["--"] + WORKLOAD
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
                        timeout=120)
     return p.returncode, p.stderr.decode()
@@ -124,7 +128,9 @@ def main():
             "\n".join("perf:  %s\nperfx: %s" % (x, y) for x, y in zip(la, lb) if x != y))
         va, vb = values(a, fmt), values(b, fmt)
         bad = [e for e in va if e not in vb or not close(e, va[e], vb[e], "-a" in args)]
-        tap(va.keys() == vb.keys() and not bad and len(va) == 7,
+        want = 7 if "-e" not in args else len(args[args.index("-e") + 1].split(","))
+        counted = all(not v.startswith("<not counted>") for v in list(va.values()) + list(vb.values()))
+        tap(va.keys() == vb.keys() and not bad and len(va) == want and counted,
             "%s: same events, values within tolerance" % name,
             "perf:  %s\nperfx: %s\noff: %s" % (va, vb, bad))
     return 1 if failed else 0

@@ -5,6 +5,7 @@
 # perf, a cgroup2 mount and tests/fakecount.so built (make test builds it
 # as build/asan/fakecount.so; FAKECOUNT= overrides).
 set -euo pipefail
+export LC_ALL=C	# the comparisons run perfx in the C locale too
 . "$(dirname "$0")/lib.sh"
 
 FAKECOUNT=${FAKECOUNT:-$GOLDEN_DIR/../../build/asan/fakecount.so}
@@ -28,5 +29,5 @@ rm -f "$out"
 {
 	echo "perf: $(perf --version)"
 	echo "cpus: $(getconf _NPROCESSORS_ONLN)"
-	echo "locale: ${LC_ALL:-${LANG:-C}}"
+	echo "locale: $LC_ALL"
 } > "$GOLDEN_DIR/MACHINE"
