@@ -23,7 +23,7 @@ help:
 	@echo '                    ends with "check: N passed, N failed, N skipped"'
 	@echo 'make series-export  write build/linux commits back into kernel/patches'
 	@echo 'make series-check   checkpatch --strict and a build of every prefix of the series'
-	@echo 'make bench          the benchmarks under bench/'
+	@echo 'make bench          the cgroup overhead benchmark in the base guest (bench/README.md)'
 	@echo 'make clean          remove build outputs but keep build/linux and the kernels'
 	@echo 'make distclean      remove build/ entirely'
 	@echo 'scripts/vm -- CMD   run CMD in the guest (scripts/vm --help)'
@@ -60,8 +60,11 @@ series-export:
 series-check: deps
 	@scripts/series-check
 
-bench: kernel perfx
-	@if [ -x bench/run ]; then bench/run; else echo "bench: no benchmarks yet"; fi
+# benchmarks run on the non-debug kernel: lockdep would dominate the costs
+bench: deps perfx
+	@scripts/kernel-build -c base
+	@scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh \
+		-o bench/results/overhead-guest-latest.md
 
 clean:
 	@$(MAKE) --no-print-directory -C selftests clean >/dev/null
