@@ -4,24 +4,7 @@
 # our kernel, the mounts, the NUMA nodes, and perf events on a child cgroup.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cg=/sys/fs/cgroup/perfx-testbed
-n=0
-pass=0
-fail=0
-
-t()
-{
-	n=$((n + 1))
-	desc=$1
-	shift
-	if out=$("$@" 2>&1); then
-		pass=$((pass + 1))
-		echo "ok $n $desc"
-	else
-		fail=$((fail + 1))
-		echo "not ok $n $desc"
-		echo "$out" | sed 's/^/# /'
-	fi
-}
+. "$top/scripts/tests/tap.sh"
 
 kernel_is_ours()
 {
@@ -63,5 +46,4 @@ t "host root read-only over 9p, cgroup2, tmpfs, repository writable" mounts_are_
 t "NUMA nodes as requested" numa_nodes_match
 t "perf stat -G counts a busy loop in a child cgroup (>= 100 ms of 1 s)" perf_counts_child_cgroup
 rmdir "$cg" 2>/dev/null
-echo "testbed-guest: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_summary testbed-guest

@@ -11,26 +11,7 @@ config=debug
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-pass=0
-fail=0
-skip=0
-
-t()
-{
-	local desc=$1 out
-
-	shift
-	n=$((n + 1))
-	if out=$("$@" 2>&1); then
-		pass=$((pass + 1))
-		echo "ok $n $desc"
-	else
-		fail=$((fail + 1))
-		echo "not ok $n $desc"
-		printf '%s\n' "$out" | tail -n 15 | sed 's/^/# /'
-	fi
-}
+. "$top/scripts/tests/tap.sh"
 
 # a fake linux-source tarball and a series with one good patch
 make_fixture()
@@ -216,5 +197,4 @@ t "scripts/vm exits with the command's status" vm_passes_exit_status
 t "scripts/vm reports a guest panic with its log" vm_reports_panic
 t "scripts/vm times out and leaves no QEMU behind" vm_times_out_and_cleans_up
 t "scripts/vm rejects bad input with one clear message" vm_rejects_bad_input
-echo "testbed: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+tap_summary testbed
