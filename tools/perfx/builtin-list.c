@@ -37,7 +37,8 @@ static void list_symbols(__u32 type, const char *desc)
 	}
 }
 
-static void list_dir(const char *dir, const char *fmt, const char *pmu)
+/* dirs_only: a tracefs subsystem also holds its enable and filter files */
+static void list_dir(const char *dir, const char *fmt, const char *pmu, bool dirs_only)
 {
 	struct dirent *d;
 	DIR *dp = opendir(dir);
@@ -45,7 +46,7 @@ static void list_dir(const char *dir, const char *fmt, const char *pmu)
 	if (!dp)
 		return;
 	while ((d = readdir(dp))) {
-		if (d->d_name[0] == '.')
+		if (d->d_name[0] == '.' || (dirs_only && d->d_type != DT_DIR))
 			continue;
 		printf(fmt, pmu, d->d_name);
 	}
@@ -68,9 +69,9 @@ static void list_pmus(void)
 		printf("  %s/<terms>/%*s[Kernel PMU]\n", d->d_name,
 		       (int)(42 - strlen(d->d_name)) > 0 ? (int)(42 - strlen(d->d_name)) : 1, "");
 		snprintf(path, sizeof(path), "%s/%s/format", root, d->d_name);
-		list_dir(path, "      %s term: %s\n", d->d_name);
+		list_dir(path, "      %s term: %s\n", d->d_name, false);
 		snprintf(path, sizeof(path), "%s/%s/events", root, d->d_name);
-		list_dir(path, "    %s/%s/\n", d->d_name);
+		list_dir(path, "    %s/%s/\n", d->d_name, false);
 	}
 	closedir(dp);
 }
@@ -89,7 +90,7 @@ static void list_tracepoints(void)
 		if (d->d_type != DT_DIR || d->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", root, d->d_name);
-		list_dir(path, "  %s:%s  [Tracepoint event]\n", d->d_name);
+		list_dir(path, "  %s:%s  [Tracepoint event]\n", d->d_name, true);
 	}
 	closedir(dp);
 }

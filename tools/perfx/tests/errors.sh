@@ -96,6 +96,19 @@ expect_ok "perfx help stat" "Usage: perfx stat" help stat
 expect_ok "perfx stat -h" "--for-each-cgroup" stat -h
 expect_ok "perfx list shows software events" "cgroup-switches .*Software event" list
 expect_ok "perfx list sw" "task-clock" list sw
+# a tracefs subsystem directory also holds its enable and filter files
+if [ -d /sys/kernel/tracing/events/syscalls ]; then
+	expect_ok "perfx list shows tracepoints" \
+		"syscalls:sys_enter_read +\[Tracepoint event\]" list
+	if grep -qE ':(enable|filter) ' "$work/err"; then
+		notok "perfx list shows no tracefs control files as events"
+	else
+		ok "perfx list shows no tracefs control files as events"
+	fi
+else
+	skip "perfx list shows tracepoints" "no tracefs with syscalls here"
+	skip "perfx list shows no tracefs control files as events" "no tracefs here"
+fi
 expect_ok "perfx bench -h" "sched pipe" bench -h
 expect_fail "perfx bench bad -l" "-l 'x'" bench sched pipe -l x
 expect_ok "perfx bench sched pipe" "usecs/op" bench sched pipe -l 1000
