@@ -59,3 +59,25 @@ git_identity()
 }
 
 BASE_TAG=perfx-base
+
+# The applied state of build/linux: "SERIES-DIGEST HEAD", written when the
+# tree matches kernel/patches (kernel-source, series-export)
+SERIES_STAMP=$LINUX_SRC/.git/perfx-series
+
+# series_digest - one digest over the series file and its patches
+series_digest()
+{
+	local list
+	local -a patches=()
+
+	[ -f "$PATCHES/series" ] || die "kernel/patches/series is missing"
+	list=$(series_patches) || exit 1
+	[ -z "$list" ] || mapfile -t patches <<< "$list"
+	hash_files "$PATCHES/series" "${patches[@]}"
+}
+
+# series_stamp_write DIGEST - record that the tree's HEAD is that series
+series_stamp_write()
+{
+	echo "$1 $(git -C "$LINUX_SRC" rev-parse HEAD)" > "$SERIES_STAMP"
+}
