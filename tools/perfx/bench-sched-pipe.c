@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfx bench sched pipe [-l N] [-G A,B]
+ * perfx bench sched pipe [-l N] [-T] [-G A,B]
  *
- * Two processes ping-pong an int through two pipes; with -G each moves
- * itself into its cgroup (cgroup.procs under the cgroup2 mount) and both are
- * pinned to the parent's first allowed CPU so every switch is a cgroup
- * switch.  Output as perf bench sched pipe prints it.
+ * Two tasks ping-pong an int through two pipes: two processes, or with -T
+ * two threads of one process.  With -G each task moves itself into its
+ * cgroup (cgroup.procs, or cgroup.threads with -T: the cgroups must then be
+ * threaded ones of the process's threaded domain) and both are pinned to
+ * the parent's first allowed CPU so every switch is a cgroup switch.
+ * Output as perf bench sched pipe prints it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +27,35 @@
 
 #include "lib/cgroup.h"
 
-static int enter_cgroup(const char *mnt, const char *name)
+/* One side of the ping-pong. */
+struct pipe_task {
+	int		rfd;
+	int		wfd;
+	long		loops;
+	bool		first;		/* writes before it reads */
+	const char	*mnt;		/* cgroup2 mount, or NULL without -G */
+	const char	*cgroup;
+	int		cpu;
+	bool		threaded;
+	int		err;		/* -errno of entering the cgroup */
+};
+
+static int enter_cgroup(const char *mnt, const char *name, bool threaded)
 {
 	char path[PATH_MAX];
 	int fd, len, err = 0;
-	char pid[32];
+	char id[32];
 
 	snprintf(path, sizeof(path), "%s/%s", mnt, name);
 	if (mkdir(path, 0755) && errno != EEXIST)
 		return -errno;
-	snprintf(path, sizeof(path), "%s/%s/cgroup.procs", mnt, name);
+	snprintf(path, sizeof(path), "%s/%s/%s", mnt, name,
+		 threaded ? "cgroup.threads" : "cgroup.procs");
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	len = snprintf(pid, sizeof(pid), "%d\n", getpid());
-	if (write(fd, pid, len) != len)
+	len = snprintf(id, sizeof(id), "%d\n", threaded ? gettid() : getpid());
+	if (write(fd, id, len) != len)
 		err = -errno;
 	close(fd);
 	return err;
@@ -52,53 +70,139 @@ static int pin_to(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
-static void loop(int rfd, int wfd, long loops, int first)
+/* Returns 0, -errno of entering the cgroup, or -EPIPE if the peer went away. */
+static int pipe_task__run(struct pipe_task *t)
 {
 	int v = 0;
 	long i;
 
-	for (i = 0; i < loops; i++) {
-		if (first && write(wfd, &v, sizeof(v)) != sizeof(v))
-			_exit(2);
-		if (read(rfd, &v, sizeof(v)) != sizeof(v))
-			_exit(2);
-		if (!first && write(wfd, &v, sizeof(v)) != sizeof(v))
-			_exit(2);
+	if (t->mnt) {
+		t->err = enter_cgroup(t->mnt, t->cgroup, t->threaded);
+		if (!t->err)
+			t->err = pin_to(t->cpu);
+		if (t->err) {
+			/* the peer blocks in read(): let it see EOF */
+			close(t->wfd);
+			t->wfd = -1;
+			return t->err;
+		}
 	}
+	for (i = 0; i < t->loops; i++) {
+		if (t->first && write(t->wfd, &v, sizeof(v)) != sizeof(v))
+			return -EPIPE;
+		if (read(t->rfd, &v, sizeof(v)) != sizeof(v))
+			return -EPIPE;
+		if (!t->first && write(t->wfd, &v, sizeof(v)) != sizeof(v))
+			return -EPIPE;
+	}
+	return 0;
+}
+
+static void *pipe_task__thread(void *arg)
+{
+	pipe_task__run(arg);
+	return NULL;
+}
+
+static int parse_groups(const char *arg, char **groups, char *cg[2])
+{
+	*groups = strdup(arg);
+	if (!*groups)
+		return -ENOMEM;
+	cg[0] = *groups;
+	cg[1] = strchr(*groups, ',');
+	if (!cg[1] || !cg[1][1] || cg[1] == cg[0]) {
+		fprintf(stderr, "perfx bench: -G '%s': expected two cgroup names A,B\n", arg);
+		free(*groups);
+		*groups = NULL;
+		return -EINVAL;
+	}
+	*cg[1]++ = '\0';
+	return 0;
+}
+
+static int first_allowed_cpu(void)
+{
+	cpu_set_t set;
+	int i;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			return i;
+	return 0;
+}
+
+/* Runs both sides; returns 0 or the first side's -errno. */
+static int run_pair(struct pipe_task *t, bool threaded)
+{
+	pthread_t tid;
+	pid_t child;
+	int err, st;
+
+	if (threaded) {
+		err = pthread_create(&tid, NULL, pipe_task__thread, &t[1]);
+		if (err)
+			return -err;
+		err = pipe_task__run(&t[0]);
+		pthread_join(tid, NULL);
+		return t[0].err ? t[0].err : t[1].err ? t[1].err : err;
+	}
+	child = fork();
+	if (child < 0)
+		return -errno;
+	if (!child) {
+		close(t[0].rfd);
+		close(t[0].wfd);
+		_exit(pipe_task__run(&t[1]) ? 3 : 0);
+	}
+	/* each side holds only its own ends: a failed peer shows as EOF */
+	close(t[1].rfd);
+	close(t[1].wfd);
+	t[1].rfd = t[1].wfd = -1;
+	err = pipe_task__run(&t[0]);
+	if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st))
+		return t[0].err ? t[0].err : -ECHILD;
+	return err;
+}
+
+static void print_result(long loops, bool threaded, double sec)
+{
+	printf("# Running 'sched/pipe' benchmark:\n");
+	printf("# Executed %ld pipe operations between two %s\n\n", loops,
+	       threaded ? "threads" : "processes");
+	printf("     Total time: %.3f [sec]\n\n", sec);
+	printf(" %14lf usecs/op\n", sec * 1e6 / loops);
+	printf(" %14d ops/sec\n", (int)(loops / sec));
 }
 
 int bench_sched_pipe(int argc, char **argv)
 {
 	char mnt[PATH_MAX], *cg[2] = { NULL, NULL }, *groups = NULL;
-	int p1[2], p2[2], cpu = -1, err, i, st;
+	struct pipe_task t[2];
+	int p1[2], p2[2], err, i;
+	bool threaded = false;
 	struct timespec t0, t1;
 	long loops = 1000000;
-	pid_t child;
-	double sec;
-	cpu_set_t set;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-l") && i + 1 < argc) {
+		if ((!strcmp(argv[i], "-l") || !strcmp(argv[i], "--loop")) && i + 1 < argc) {
 			char *end;
 
 			loops = strtol(argv[++i], &end, 10);
 			if (*end || loops <= 0) {
-				fprintf(stderr, "perfx bench: -l '%s': expected a positive count\n", argv[i]);
-				return 1;
-			}
-		} else if (!strcmp(argv[i], "-G") && i + 1 < argc) {
-			groups = strdup(argv[++i]);
-			if (!groups)
-				return 1;
-			cg[0] = groups;
-			cg[1] = strchr(groups, ',');
-			if (!cg[1] || !cg[1][1] || cg[1] == cg[0]) {
-				fprintf(stderr, "perfx bench: -G '%s': expected two cgroup names A,B\n",
+				fprintf(stderr, "perfx bench: -l '%s': expected a positive count\n",
 					argv[i]);
 				free(groups);
 				return 1;
 			}
-			*cg[1]++ = '\0';
+		} else if (!strcmp(argv[i], "-T") || !strcmp(argv[i], "--threaded")) {
+			threaded = true;
+		} else if ((!strcmp(argv[i], "-G") || !strcmp(argv[i], "--cgroups")) &&
+			   i + 1 < argc && !groups) {
+			if (parse_groups(argv[++i], &groups, cg))
+				return 1;
 		} else {
 			fprintf(stderr, "perfx bench sched pipe: unknown argument '%s'\n", argv[i]);
 			free(groups);
@@ -112,56 +216,49 @@ int bench_sched_pipe(int argc, char **argv)
 			free(groups);
 			return 1;
 		}
-		if (!sched_getaffinity(0, sizeof(set), &set))
-			for (i = 0; i < CPU_SETSIZE && cpu < 0; i++)
-				if (CPU_ISSET(i, &set))
-					cpu = i;
 	}
 	if (pipe(p1) || pipe(p2)) {
 		perror("perfx bench: pipe");
 		free(groups);
 		return 1;
 	}
+	for (i = 0; i < 2; i++) {
+		t[i] = (struct pipe_task){
+			.rfd = i ? p1[0] : p2[0],
+			.wfd = i ? p2[1] : p1[1],
+			.loops = loops,
+			.first = !i,
+			.mnt = groups ? mnt : NULL,
+			.cgroup = cg[i],
+			.cpu = groups ? first_allowed_cpu() : -1,
+			.threaded = threaded,
+		};
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	child = fork();
-	if (child < 0) {
-		perror("perfx bench: fork");
-		free(groups);
-		return 1;
-	}
-	if (!child) {
-		if (groups && (enter_cgroup(mnt, cg[1]) || pin_to(cpu)))
-			_exit(3);
-		loop(p1[0], p2[1], loops, 0);
-		_exit(0);
-	}
-	if (groups) {
-		err = enter_cgroup(mnt, cg[0]);
-		if (!err)
-			err = pin_to(cpu);
-		if (err) {
-			fprintf(stderr, "perfx bench: entering cgroup '%s' on CPU %d: %s\n", cg[0],
-				cpu, strerror(-err));
-			kill(child, SIGKILL);
-			waitpid(child, NULL, 0);
-			free(groups);
-			return 1;
-		}
-	}
-	loop(p2[0], p1[1], loops, 1);
-	if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		fprintf(stderr, "perfx bench: the child failed (status %d)%s\n", st,
-			groups ? ": cannot enter its cgroup?" : "");
-		free(groups);
-		return 1;
-	}
+	err = run_pair(t, threaded);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (i = 0; i < 2; i++) {
+		if (t[i].rfd >= 0)
+			close(t[i].rfd);
+		if (t[i].wfd >= 0)
+			close(t[i].wfd);
+	}
+	if (err) {
+		i = t[0].err ? 0 : 1;
+		if (t[i].err && groups)
+			fprintf(stderr, "perfx bench: %s cgroup '%s' on CPU %d: %s%s\n",
+				threaded ? "moving a thread into" : "entering", cg[i], t[i].cpu,
+				strerror(-t[i].err),
+				threaded && t[i].err == -EOPNOTSUPP ?
+				" (-T needs threaded cgroups in the process's threaded domain)" : "");
+		else
+			fprintf(stderr, "perfx bench: the %s failed: %s%s\n",
+				threaded ? "thread" : "child", strerror(-err),
+				groups && !threaded ? " (cannot enter its cgroup?)" : "");
+		free(groups);
+		return 1;
+	}
 	free(groups);
-	sec = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("# Running 'sched/pipe' benchmark:\n");
-	printf("# Executed %ld pipe operations between two processes\n\n", loops);
-	printf("     %14s: %.3f [sec]\n\n", "Total time", sec);
-	printf(" %14lf usecs/op\n", sec * 1e6 / loops);
-	printf(" %14d ops/sec\n", (int)(loops / sec));
+	print_result(loops, threaded, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return 0;
 }

@@ -8,13 +8,15 @@
 int bench_sched_pipe(int argc, char **argv);
 
 const char bench_usage[] =
-"Usage: perfx bench sched pipe [-l N] [-G A,B]\n"
+"Usage: perfx bench sched pipe [-l N] [-T] [-G A,B]\n"
 "\n"
 "Two tasks ping-pong a word through two pipes N times (-l, default\n"
 "1000000), each in its own cgroup with -G (names under the cgroup2\n"
 "mount, created if missing), both pinned to one CPU so that every\n"
-"switch crosses cgroups.  Prints the total time and usec/op as\n"
-"perf bench sched pipe does.\n";
+"switch crosses cgroups.  -T uses two threads of one process instead\n"
+"of two processes (no address-space switch); with -G the threads enter\n"
+"through cgroup.threads, so the cgroups must be threaded ones.  Prints\n"
+"the total time and usec/op as perf bench sched pipe does.\n";
 
 int cmd_bench(int argc, char **argv)
 {

@@ -112,6 +112,9 @@ fi
 expect_ok "perfx bench -h" "sched pipe" bench -h
 expect_fail "perfx bench bad -l" "-l 'x'" bench sched pipe -l x
 expect_ok "perfx bench sched pipe" "usecs/op" bench sched pipe -l 1000
+expect_ok "perfx bench sched pipe -T" "between two threads" bench sched pipe -T -l 1000
+expect_fail "perfx bench -G needs two names" "-G 'a': expected two cgroup names" \
+	bench sched pipe -G a
 
 if [ "$(id -u)" != 0 ] || [ -z "$mnt" ]; then
 	for t in "missing cgroup" "no cgroup matched" "removed cgroup" "shared mode" "fallback"; do
