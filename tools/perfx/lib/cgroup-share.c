@@ -133,7 +133,9 @@ int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
 	for (k = 0; (__u64)k < got; k++) {
 		__u64 id = *v++;
 
-		for (i = 0; i < nr && ids[i] != id; i++)
+		/* the kernel answers in attach order: search only if it did not */
+		i = k < nr && ids[k] == id ? k : 0;
+		for (; i < nr && ids[i] != id; i++)
 			;
 		if (i == nr) {
 			err = -EPROTO;
