@@ -138,6 +138,46 @@ TEST_F(share, hierarchy)
 }
 
 /*
+ * Only the levels that attached cgroups occupy are looked up at a switch:
+ * with P and A/A1 attached, a task in A (a level in between that has no
+ * attached cgroup) still counts in P, and a later task in A1 counts in
+ * both: P grows by exactly what A1 counts.
+ */
+TEST_F(share, levels_between_attached)
+{
+	__u64 ids[] = { self->p_id, self->a1_id };
+	long long p1, p2, a1_1, a1_2;
+
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, 2));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 50 * MS));
+	p1 = cgs_count(self->fd, self->p_id);
+	a1_1 = cgs_count(self->fd, self->a1_id);
+	ASSERT_NE(0ULL, cgs_run_busy(self->a1, CPU, 50 * MS));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	p2 = cgs_count(self->fd, self->p_id);
+	a1_2 = cgs_count(self->fd, self->a1_id);
+	EXPECT_GT(p1, 0);
+	EXPECT_EQ(0, a1_1);
+	EXPECT_GT(a1_2, 0);
+	EXPECT_EQ(a1_2, p2 - p1);
+}
+
+/* A task deeper than every attached cgroup counts in its attached ancestor. */
+TEST_F(share, task_below_attached_levels)
+{
+	long long count;
+	__u64 cpu;
+
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	cpu = cgs_run_busy(self->a1, CPU, 100 * MS);
+	ASSERT_NE(0ULL, cpu);
+	count = cgs_count(self->fd, self->a_id);
+	TH_LOG("task-clock for A %lld ns, CPU time of a task in A/A1 %llu ns",
+	       count, (unsigned long long)cpu);
+	EXPECT_TRUE(near((__u64)count, cpu));
+}
+
+/*
  * Conservation: with tasks only in the leaves A and B of P, P's count and
  * times are exactly A's plus B's; and the root cgroup, where every task of
  * the CPU lives, counts exactly what the event itself counted.
