@@ -20,8 +20,24 @@
  *                      read returns what a per-cgroup event of the same
  *                      config on the same CPU would, so shared mode must
  *                      print exactly what per-cgroup mode prints
+ *   FAKECOUNT_HW       1: hardware and hardware-cache events always open, so
+ *                      their metrics can be compared on a machine without
+ *                      a PMU: when the kernel refuses one (ENOENT,
+ *                      EOPNOTSUPP, ENODEV, ENXIO, EINVAL) it is opened
+ *                      again as a software dummy event with the same pid,
+ *                      CPU, group, flags and read_format, and read back as
+ *                      the event asked for.  Both perf 6.1 and perfx take a
+ *                      successful open as the event existing (perf only
+ *                      looks at sysfs's cpu PMU to add the stalled-cycles
+ *                      events to its default set: without a cpu PMU neither
+ *                      tool adds them).  Their counts follow hw_milli[] and
+ *                      the cache tables below instead of config + 1, so
+ *                      that the metrics look like a real CPU's: 2.6 GHz
+ *                      beside task-clock, 1.37 insn per cycle, 2% branch
+ *                      misses, 5% L1-dcache load misses...
  *
- * count = (config + 1) * 1000003 * SCALE * (cpu + 2) * n, for the n-th read;
+ * count = (config + 1) * 1000003 * SCALE * (cpu + 2) * n, for the n-th read
+ * (config + 1 replaced by milli / 1000 for FAKECOUNT_HW's events);
  * time_enabled = 1000000000 * n; time_running = enabled * RUN_PCT / 100.
  */
 #define _GNU_SOURCE
@@ -64,6 +80,106 @@ static long env_long(const char *name, long def)
 	return s && *s ? strtol(s, NULL, 0) : def;
 }
 
+/*
+ * FAKECOUNT_HW's counts, in thousandths of config + 1's unit: task-clock
+ * (config 1) counts 2 units of ns, so cycles at 5.2 units is 2.6 GHz.
+ */
+static const __u64 hw_milli[PERF_COUNT_HW_MAX] = {
+	[PERF_COUNT_HW_CPU_CYCLES]		= 5200,
+	[PERF_COUNT_HW_INSTRUCTIONS]		= 7100,
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= 310,
+	[PERF_COUNT_HW_CACHE_MISSES]		= 47,
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= 1430,
+	[PERF_COUNT_HW_BRANCH_MISSES]		= 29,
+	[PERF_COUNT_HW_BUS_CYCLES]		= 260,
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= 1190,
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= 2080,
+	[PERF_COUNT_HW_REF_CPU_CYCLES]		= 4800,
+};
+
+/* cache reads (accesses) per cache; writes and prefetches are a share of them */
+static const __u64 cache_milli[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D]	= 2400,
+	[PERF_COUNT_HW_CACHE_L1I]	= 1700,
+	[PERF_COUNT_HW_CACHE_LL]	= 90,
+	[PERF_COUNT_HW_CACHE_DTLB]	= 2400,
+	[PERF_COUNT_HW_CACHE_ITLB]	= 1700,
+	[PERF_COUNT_HW_CACHE_BPU]	= 1430,
+	[PERF_COUNT_HW_CACHE_NODE]	= 40,
+};
+
+static const __u64 cache_op_permille[PERF_COUNT_HW_CACHE_OP_MAX] = {
+	[PERF_COUNT_HW_CACHE_OP_READ]		= 1000,
+	[PERF_COUNT_HW_CACHE_OP_WRITE]		= 450,
+	[PERF_COUNT_HW_CACHE_OP_PREFETCH]	= 120,
+};
+
+static const __u64 cache_miss_permille[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D]	= 52,
+	[PERF_COUNT_HW_CACHE_L1I]	= 19,
+	[PERF_COUNT_HW_CACHE_LL]	= 310,
+	[PERF_COUNT_HW_CACHE_DTLB]	= 4,
+	[PERF_COUNT_HW_CACHE_ITLB]	= 2,
+	[PERF_COUNT_HW_CACHE_BPU]	= 20,
+	[PERF_COUNT_HW_CACHE_NODE]	= 150,
+};
+
+/*
+ * With FAKECOUNT_HW, a hardware or cache event's count per unit in
+ * millionths (0 for any other event, or a config outside the tables).
+ */
+static __u64 hw_micro(__u32 type, __u64 config)
+{
+	__u64 id = config & 0xff, op = (config >> 8) & 0xff, res = (config >> 16) & 0xff;
+
+	if (!env_long("FAKECOUNT_HW", 0))
+		return 0;
+	if (type == PERF_TYPE_HARDWARE)
+		return config < PERF_COUNT_HW_MAX ? hw_milli[config] * 1000 : 0;
+	if (type != PERF_TYPE_HW_CACHE || id >= PERF_COUNT_HW_CACHE_MAX ||
+	    op >= PERF_COUNT_HW_CACHE_OP_MAX || res >= PERF_COUNT_HW_CACHE_RESULT_MAX ||
+	    config >> 24)
+		return 0;
+	return cache_milli[id] * cache_op_permille[op] *
+	       (res == PERF_COUNT_HW_CACHE_RESULT_MISS ? cache_miss_permille[id] : 1000) / 1000;
+}
+
+static int hw_refused(__u32 type, int err)
+{
+	if (type != PERF_TYPE_HARDWARE && type != PERF_TYPE_HW_CACHE)
+		return 0;
+	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == ENXIO ||
+	       err == EINVAL;
+}
+
+/*
+ * FAKECOUNT_HW: open the refused hardware event a[0] as a software dummy
+ * with the same arguments; on failure keep the first open's errno.
+ */
+static long open_as_software(long (*real_syscall)(long, ...), long *a, int err)
+{
+	const struct perf_event_attr *attr = (const struct perf_event_attr *)a[0];
+	union {
+		struct perf_event_attr attr;
+		char bytes[4096];
+	} copy;
+	size_t size = attr->size ? attr->size : PERF_ATTR_SIZE_VER0;
+	long ret;
+
+	if (size > sizeof(copy)) {
+		errno = err;
+		return -1;
+	}
+	memset(&copy, 0, sizeof(copy));
+	memcpy(&copy, attr, size);
+	copy.attr.type = PERF_TYPE_SOFTWARE;
+	copy.attr.config = PERF_COUNT_SW_DUMMY;
+	ret = real_syscall(__NR_perf_event_open, &copy.attr, a[1], a[2], a[3], a[4]);
+	if (ret < 0)
+		errno = err;
+	return ret;
+}
+
 long syscall(long nr, ...)
 {
 	static long (*real_syscall)(long, ...);
@@ -79,7 +195,11 @@ long syscall(long nr, ...)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
 	ret = real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (nr == __NR_perf_event_open && ret < 0 && env_long("FAKECOUNT_HW", 0) &&
+	    hw_refused(((struct perf_event_attr *)a[0])->type, errno))
+		ret = open_as_software(real_syscall, a, errno);
 	if (nr == __NR_perf_event_open && ret >= 0 && ret < MAX_FD) {
+		/* the event asked for, even when a dummy stands in for it */
 		struct perf_event_attr *attr = (struct perf_event_attr *)a[0];
 
 		fds[ret].used = 1;
@@ -109,12 +229,16 @@ int close(int fd)
 static __u64 fake_count(struct fake_fd *f, __u64 n)
 {
 	__u64 cpu = f->cpu < 0 ? 0 : (__u64)f->cpu;
-
-	__u64 vary = 1;
+	__u64 vary = 1, micro;
 
 	/* FAKECOUNT_VARY=K: multiply by 1 + (K-th opens later ... ) for -r noise */
 	if (env_long("FAKECOUNT_VARY", 0))
 		vary = 10 + f->gen / (__u64)env_long("FAKECOUNT_VARY", 1) % 3;
+	micro = hw_micro(f->type, f->config);
+	if (micro)
+		return (__u64)((unsigned __int128)micro * 1000003ULL *
+			       (__u64)env_long("FAKECOUNT_SCALE", 1) * (cpu + 2) * n * vary /
+			       1000000);
 	return (f->config + 1) * 1000003ULL * (__u64)env_long("FAKECOUNT_SCALE", 1) *
 	       (cpu + 2) * n * vary;
 }
