@@ -8,6 +8,8 @@
  *          | 'r' HEX [ ':' mods ]		r003c
  *          | pmu '/' [ term { ',' term } ] '/' [ [':'] mods ]
  *						cpu/event=0x3c,umask=0/k
+ *          | cache [ '-' opres [ '-' opres ] ] [ ':' mods ]
+ *						L1-dcache-load-misses, LLC-loads
  *          | sys ':' name [ ':' mods ]	sched:sched_switch
  *   term  := name [ '=' value ]		config, config1, config2, name,
  *						or a field of pmu/format/, or an
@@ -27,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "evlist.h"
@@ -61,6 +64,169 @@ static const struct event_symbol event_symbols[] = {
 	SW("bpf-output", NULL, BPF_OUTPUT),
 	SW("cgroup-switches", NULL, CGROUP_SWITCHES),
 };
+
+/*
+ * Hardware cache events as perf 6.1 spells them: the words its lexer takes
+ * (exactly, case and all), then its alias tables, which it matches by
+ * prefix and without case to find the cache, the operation and the result.
+ */
+static const char *const cache_words[] = {
+	"L1-dcache", "l1-d", "l1d", "L1-data", "L1-icache", "l1-i", "l1i",
+	"L1-instruction", "LLC", "L2", "dTLB", "d-tlb", "Data-TLB", "iTLB",
+	"i-tlb", "Instruction-TLB", "branch", "branches", "bpu", "btb", "bpc", "node",
+};
+
+static const char *const cache_opres_words[] = {
+	"load", "loads", "read", "store", "stores", "write", "prefetch", "prefetches",
+	"speculative-read", "speculative-load", "refs", "Reference", "ops", "access",
+	"misses", "miss",
+};
+
+#define CACHE_MAX_ALIASES	8
+
+static const char *const cache_names[PERF_COUNT_HW_CACHE_MAX][CACHE_MAX_ALIASES] = {
+	{ "L1-dcache", "l1-d", "l1d", "L1-data" },
+	{ "L1-icache", "l1-i", "l1i", "L1-instruction" },
+	{ "LLC", "L2" },
+	{ "dTLB", "d-tlb", "Data-TLB" },
+	{ "iTLB", "i-tlb", "Instruction-TLB" },
+	{ "branch", "branches", "bpu", "btb", "bpc" },
+	{ "node" },
+};
+
+static const char *const cache_op_names[PERF_COUNT_HW_CACHE_OP_MAX][CACHE_MAX_ALIASES] = {
+	{ "load", "loads", "read" },
+	{ "store", "stores", "write" },
+	{ "prefetch", "prefetches", "speculative-read", "speculative-load" },
+};
+
+static const char *const cache_result_names[PERF_COUNT_HW_CACHE_RESULT_MAX][CACHE_MAX_ALIASES] = {
+	{ "refs", "Reference", "ops", "access" },
+	{ "misses", "miss" },
+};
+
+#define CACHE_OP(op)	(1 << PERF_COUNT_HW_CACHE_OP_##op)
+
+/* which operations each cache counts */
+static const unsigned int cache_ops_valid[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D]	= CACHE_OP(READ) | CACHE_OP(WRITE) | CACHE_OP(PREFETCH),
+	[PERF_COUNT_HW_CACHE_L1I]	= CACHE_OP(READ) | CACHE_OP(PREFETCH),
+	[PERF_COUNT_HW_CACHE_LL]	= CACHE_OP(READ) | CACHE_OP(WRITE) | CACHE_OP(PREFETCH),
+	[PERF_COUNT_HW_CACHE_DTLB]	= CACHE_OP(READ) | CACHE_OP(WRITE) | CACHE_OP(PREFETCH),
+	[PERF_COUNT_HW_CACHE_ITLB]	= CACHE_OP(READ),
+	[PERF_COUNT_HW_CACHE_BPU]	= CACHE_OP(READ),
+	[PERF_COUNT_HW_CACHE_NODE]	= CACHE_OP(READ) | CACHE_OP(WRITE) | CACHE_OP(PREFETCH),
+};
+
+/* perf's parse_aliases(): the first entry with an alias that prefixes @str */
+static int cache_alias(const char *str, const char *const names[][CACHE_MAX_ALIASES], int nr)
+{
+	int i, j;
+
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < CACHE_MAX_ALIASES && names[i][j]; j++)
+			if (!strncasecmp(str, names[i][j], strlen(names[i][j])))
+				return i;
+	return -1;
+}
+
+/* How long the word of @words is that @s[0..len) starts with, before a '-' or the end. */
+static size_t cache_word(const char *s, size_t len, const char *const *words, size_t nr)
+{
+	size_t i, best = 0;
+
+	for (i = 0; i < nr; i++) {
+		size_t n = strlen(words[i]);
+
+		/* the longest word that fits, as the lexer takes it */
+		if (n <= len && n > best && !strncmp(s, words[i], n) &&
+		    (n == len || s[n] == '-'))
+			best = n;
+	}
+	return best;
+}
+
+/*
+ * @name[0..len) as a hardware cache event: cache[-opres[-opres]].  Returns
+ * 0 with @attr set, -ENOENT if it is not spelled like one, -EINVAL for an
+ * operation the cache does not count.
+ */
+static int parse_cache_event(const char *name, size_t len, struct perf_event_attr *attr)
+{
+	char part[3][32];
+	int nr = 0, type, op = -1, result = -1, i;
+	size_t n, m;
+
+	n = cache_word(name, len, cache_words, ARRAY_SIZE(cache_words));
+	if (!n || n >= sizeof(part[0]))
+		return -ENOENT;
+	snprintf(part[nr++], sizeof(part[0]), "%.*s", (int)n, name);
+	name += n;
+	len -= n;
+	while (len) {
+		/* '-' then one or two words; "speculative-read" has a '-' too */
+		m = cache_word(name + 1, len - 1, cache_opres_words,
+			       ARRAY_SIZE(cache_opres_words));
+		if (!m || nr == 3)
+			return -ENOENT;
+		snprintf(part[nr++], sizeof(part[0]), "%.*s", (int)m, name + 1);
+		name += m + 1;
+		len -= m + 1;
+	}
+	type = cache_alias(part[0], cache_names, PERF_COUNT_HW_CACHE_MAX);
+	if (type < 0)
+		return -ENOENT;
+	for (i = 1; i < nr; i++) {
+		if (op < 0) {
+			op = cache_alias(part[i], cache_op_names, PERF_COUNT_HW_CACHE_OP_MAX);
+			if (op >= 0) {
+				if (!(cache_ops_valid[type] & (1U << op)))
+					return -EINVAL;
+				continue;
+			}
+		}
+		if (result < 0)
+			result = cache_alias(part[i], cache_result_names,
+					     PERF_COUNT_HW_CACHE_RESULT_MAX);
+	}
+	if (op < 0)
+		op = PERF_COUNT_HW_CACHE_OP_READ;
+	if (result < 0)
+		result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
+	attr->type = PERF_TYPE_HW_CACHE;
+	attr->config = (__u64)type | (__u64)op << 8 | (__u64)result << 16;
+	return 0;
+}
+
+/*
+ * The name of the @idx-th hardware cache event, spelt as perf lists them:
+ * L1-dcache-loads, L1-dcache-load-misses, L1-dcache-stores...  Returns 0,
+ * or -ENOENT past the last one.
+ */
+int parse_events__cache_event(int idx, char *buf, size_t size)
+{
+	int type, op, result;
+
+	for (type = 0; type < PERF_COUNT_HW_CACHE_MAX; type++) {
+		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
+			if (!(cache_ops_valid[type] & (1U << op)))
+				continue;
+			for (result = 0; result < PERF_COUNT_HW_CACHE_RESULT_MAX; result++) {
+				if (idx--)
+					continue;
+				if (result)
+					snprintf(buf, size, "%s-%s-%s", cache_names[type][0],
+						 cache_op_names[op][0],
+						 cache_result_names[result][0]);
+				else
+					snprintf(buf, size, "%s-%s", cache_names[type][0],
+						 cache_op_names[op][1]);
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
 
 const struct event_symbol *parse_events__symbols(int *nr)
 {
@@ -391,10 +557,19 @@ static int parse_event(struct parser *p)
 		const struct event_symbol *sym = find_symbol(start, end - start);
 		const char *mods = NULL;
 		size_t modlen = 0;
+		int cache_err = -ENOENT;
 
+		if (!sym)
+			cache_err = parse_cache_event(start, end - start, &attr);
 		if (sym) {
 			attr.type = sym->type;
 			attr.config = sym->config;
+		} else if (cache_err != -ENOENT) {
+			/* as perf's lexer: never a tracepoint system, "node:x" is a bad modifier */
+			if (cache_err)
+				return parse_error(p, start, cache_err,
+						   "hardware cache event '%.*s': that cache does not count that operation",
+						   (int)(end - start), start);
 		} else if (*start == 'r' && end - start > 1 &&
 			   end - start <= 17 && strspn(start + 1, "0123456789abcdefABCDEF") >=
 			   (size_t)(end - start - 1)) {

@@ -3,6 +3,7 @@
 #define __PERFX_PARSE_EVENTS_H
 
 #include <linux/types.h>
+#include <stddef.h>
 
 struct evlist;
 
@@ -27,6 +28,7 @@ struct parse_events_error {
 int parse_events(struct evlist *evlist, const char *str,
 		 const struct parse_events_env *env, struct parse_events_error *error);
 const struct event_symbol *parse_events__symbols(int *nr);
+int parse_events__cache_event(int idx, char *buf, size_t size);
 const char *parse_events__pmu_root(const struct parse_events_env *env);
 const char *parse_events__tracefs(const struct parse_events_env *env);
 

@@ -117,6 +117,7 @@ static void check_err(const char *str, int want_err)
 #define W(...) ((const struct want[]){ __VA_ARGS__ })
 #define HW	PERF_TYPE_HARDWARE
 #define SW	PERF_TYPE_SOFTWARE
+#define HWC	PERF_TYPE_HW_CACHE
 
 int main(void)
 {
@@ -171,6 +172,34 @@ int main(void)
 	check_ok("cs,{task-clock,cpu/event=1/,r1}:k", 4,
 		 W({ "cs", SW, 3, 0, 0, 0 }, { "task-clock", SW, 1, 0, 5, 1 },
 		   { "cpu/event=1/", 4, 1, 0, 5, 1 }, { "r1", PERF_TYPE_RAW, 1, 0, 5, 1 }));
+	/* hardware cache events: cache | op << 8 | result << 16, as perf 6.1 */
+	check_ok("L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses", 4,
+		 W({ "L1-dcache-loads", HWC, 0, 0, 0, 0 },
+		   { "L1-dcache-load-misses", HWC, 0x10000, 0, 0, 1 },
+		   { "LLC-loads", HWC, 2, 0, 0, 2 }, { "LLC-load-misses", HWC, 0x10002, 0, 0, 3 }));
+	check_ok("dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses", 4,
+		 W({ "dTLB-loads", HWC, 3, 0, 0, 0 },
+		   { "dTLB-load-misses", HWC, 0x10003, 0, 0, 1 },
+		   { "iTLB-loads", HWC, 4, 0, 0, 2 },
+		   { "iTLB-load-misses", HWC, 0x10004, 0, 0, 3 }));
+	check_ok("L1-icache-load-misses,branch-loads,node-stores,L1-dcache-prefetches", 4,
+		 W({ "L1-icache-load-misses", HWC, 0x10001, 0, 0, 0 },
+		   { "branch-loads", HWC, 5, 0, 0, 1 }, { "node-stores", HWC, 0x106, 0, 0, 2 },
+		   { "L1-dcache-prefetches", HWC, 0x200, 0, 0, 3 }));
+	/* the aliases; no operation means reads, no result accesses */
+	check_ok("l1d-loads,L1-data-misses,L2-speculative-read-miss,Data-TLB-write,l1i", 5,
+		 W({ "l1d-loads", HWC, 0, 0, 0, 0 }, { "L1-data-misses", HWC, 0x10000, 0, 0, 1 },
+		   { "L2-speculative-read-miss", HWC, 0x10202, 0, 0, 2 },
+		   { "Data-TLB-write", HWC, 0x103, 0, 0, 3 }, { "l1i", HWC, 1, 0, 0, 4 }));
+	check_ok("bpu-Reference,d-tlb-miss", 2,
+		 W({ "bpu-Reference", HWC, 5, 0, 0, 0 }, { "d-tlb-miss", HWC, 0x10003, 0, 0, 1 }));
+	check_ok("LLC-misses-loads", 1, W({ "LLC-misses-loads", HWC, 0x10002, 0, 0, 0 }));
+	check_ok("L1-dcache-loads:u,{LLC-loads,LLC-load-misses}:k", 3,
+		 W({ "L1-dcache-loads:u", HWC, 0, 0, 6, 0 }, { "LLC-loads", HWC, 2, 0, 5, 1 },
+		   { "LLC-load-misses", HWC, 0x10002, 0, 5, 1 }));
+	/* the hardware events' names stay theirs */
+	check_ok("branches,branch-misses", 2,
+		 W({ "branches", HW, 4, 0, 0, 0 }, { "branch-misses", HW, 5, 0, 0, 1 }));
 
 	check_err(NULL, -EINVAL);
 	check_err("", -EINVAL);
@@ -207,10 +236,35 @@ int main(void)
 	check_err("../../etc:passwd", -EINVAL);
 	check_err("sched:..", -EINVAL);
 	check_err(".:sched_switch", -EINVAL);
+	/* operations a cache does not count, malformed cache names */
+	check_err("L1-icache-stores", -EINVAL);
+	check_err("iTLB-prefetches", -EINVAL);
+	check_err("branch-store-misses", -EINVAL);
+	check_err("LLC-loads-misses-refs", -EINVAL);
+	check_err("LLC-bogus", -EINVAL);
+	check_err("LLC-", -EINVAL);
+	check_err("L1-dcache-load-misses:x", -EINVAL);
+	check_err("node:nosuch", -EINVAL);
 
 	nr = 0;
 	if (parse_events__symbols(&nr))
 		tap_ok(nr >= 20, "the symbol table has %d names", nr);
+	/* every cache event perfx lists parses back to a distinct config */
+	{
+		struct evlist *evlist = evlist__new();
+		char name[64];
+		int i, j, good = 1;
+
+		for (nr = 0; !parse_events__cache_event(nr, name, sizeof(name)); nr++)
+			good &= !parse_events(evlist, name, &env, NULL);
+		for (i = 0; good && i < evlist->nr; i++)
+			for (j = 0; j < i; j++)
+				good &= evlist->entries[i]->attr.config !=
+					evlist->entries[j]->attr.config;
+		tap_ok(good && nr == 32 && evlist->nr == nr,
+		       "the %d listed cache events parse to distinct configs", nr);
+		evlist__delete(evlist);
+	}
 	{
 		char cmd[128];
 
