@@ -11,9 +11,9 @@
 #include <linux/perf_event.h>
 
 const char list_usage[] =
-"Usage: perfx list [hw|sw|pmu|tracepoint]\n"
+"Usage: perfx list [hw|sw|cache|pmu|tracepoint]\n"
 "\n"
-"List the hardware and software event names, the PMUs under\n"
+"List the hardware, software and hardware cache event names, the PMUs under\n"
 "/sys/bus/event_source/devices (with their format terms and named events)\n"
 "and the tracepoints (sys:name).  Whether an event can count on this\n"
 "machine is for 'perfx stat' to find out.\n";
@@ -35,6 +35,15 @@ static void list_symbols(__u32 type, const char *desc)
 			snprintf(buf, sizeof(buf), "%s", syms[i].name);
 		printf("  %-50s [%s]\n", buf, desc);
 	}
+}
+
+static void list_cache_events(void)
+{
+	char name[64];
+	int i;
+
+	for (i = 0; !parse_events__cache_event(i, name, sizeof(name)); i++)
+		printf("  %-50s [Hardware cache event]\n", name);
 }
 
 /* dirs_only: a tracefs subsystem also holds its enable and filter files */
@@ -104,9 +113,10 @@ int cmd_list(int argc, char **argv)
 		fputs(list_usage, stdout);
 		return 0;
 	}
-	if (!all && strcmp(what, "hw") && strcmp(what, "sw") && strcmp(what, "pmu") &&
-	    strcmp(what, "tracepoint")) {
-		fprintf(stderr, "perfx list: unknown class '%s': expected hw, sw, pmu or tracepoint\n",
+	if (!all && strcmp(what, "hw") && strcmp(what, "sw") && strcmp(what, "cache") &&
+	    strcmp(what, "pmu") && strcmp(what, "tracepoint")) {
+		fprintf(stderr,
+			"perfx list: unknown class '%s': expected hw, sw, cache, pmu or tracepoint\n",
 			what);
 		return 1;
 	}
@@ -115,6 +125,8 @@ int cmd_list(int argc, char **argv)
 		list_symbols(PERF_TYPE_HARDWARE, "Hardware event");
 	if (all || !strcmp(what, "sw"))
 		list_symbols(PERF_TYPE_SOFTWARE, "Software event");
+	if (all || !strcmp(what, "cache"))
+		list_cache_events();
 	if (all || !strcmp(what, "pmu")) {
 		printf("  %-50s [Raw hardware event descriptor]\n", "rNNN");
 		list_pmus();
