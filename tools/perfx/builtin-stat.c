@@ -43,6 +43,7 @@
 #include "lib/parse-events.h"
 #include "lib/stat-display.h"
 #include "lib/threadmap.h"
+#include "lib/util.h"
 
 const char stat_usage[] =
 "Usage: perfx stat [<options>] [<command>]\n"
@@ -144,8 +145,32 @@ static const char *errname(int err)
 	return name ? name : "?";
 }
 
-static const char default_events[] =
-	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses";
+/*
+ * perf 6.1's default events: cpu-clock instead of task-clock when counting
+ * CPUs, and the stalled-cycles events only where the cpu PMU names them in
+ * sysfs (perf's pmu_have_event("cpu", ...)).  @buf gets the event list.
+ */
+static void default_events(const struct stat_opts *opts, const struct parse_events_env *env,
+			   char *buf, size_t size)
+{
+	static const char *const stalled[] = {
+		"stalled-cycles-frontend",
+		"stalled-cycles-backend",
+	};
+	const char *root = parse_events__pmu_root(env);
+	char path[PATH_MAX];
+	size_t i, len;
+
+	len = snprintf(buf, size, "%s,context-switches,cpu-migrations,page-faults,cycles",
+		       opts->system_wide || opts->cpu_list ? "cpu-clock" : "task-clock");
+	for (i = 0; i < ARRAY_SIZE(stalled) && len < size; i++) {
+		snprintf(path, sizeof(path), "%s/cpu/events/%s", root, stalled[i]);
+		if (!access(path, F_OK))
+			len += snprintf(buf + len, size - len, ",%s", stalled[i]);
+	}
+	if (len < size)
+		snprintf(buf + len, size - len, ",instructions,branches,branch-misses");
+}
 
 static int stat_usage_error(const char *fmt, ...)
 {
@@ -369,9 +394,15 @@ out:
 
 static int setup_events(struct stat_ctx *ctx, const struct parse_events_env *env)
 {
-	const char *events = ctx->opts.events ? ctx->opts.events : default_events;
+	const char *events = ctx->opts.events;
 	struct parse_events_error perr = { 0, "" };
+	char defaults[256];
 	int err;
+
+	if (!events) {
+		default_events(&ctx->opts, env, defaults, sizeof(defaults));
+		events = defaults;
+	}
 
 	ctx->events = evlist__new();
 	if (!ctx->events)
