@@ -378,8 +378,21 @@ static int setup_cgroups(struct stat_ctx *ctx)
 	}
 	ctx->nr_cgrps = names.nr;
 	for (i = 0; i < names.nr; i++) {
+		int j;
+
 		if (!names.names[i] || !names.names[i][0])
 			continue;
+		/*
+		 * -G A,B,A: as perf, one cgroup for both A's, so that the
+		 * third event's metrics find the first's counts
+		 */
+		for (j = 0; !ctx->opts.for_each_cgroup && j < i; j++)
+			if (ctx->cgrps[j] && !strcmp(names.names[j], names.names[i]))
+				break;
+		if (!ctx->opts.for_each_cgroup && j < i) {
+			ctx->cgrps[i] = cgroup__get(ctx->cgrps[j]);
+			continue;
+		}
 		err = cgroup__new(ctx->cgroup_mnt, names.names[i], &ctx->cgrps[i]);
 		if (err) {
 			pr_err("cgroup '%s': expected a directory under the cgroup2 mount %s: %s (%s)\n",
