@@ -10,10 +10,14 @@
  *   -j       one JSON object per line
  *
  * The metrics are perf's shadow stats for the events perfx knows: clocks
- * give "CPUs utilized", any event measured beside a clock "/sec" (K, M, G),
- * cycles "GHz", instructions "insn per cycle", branch-misses "of all
- * branches", cache-misses "of all cache refs".  They are looked up per
- * (modifier context, CPU slot, cgroup), as perf keys them.
+ * give "CPUs utilized", any other event measured beside a clock "/sec" (K,
+ * M, G), cycles "GHz", instructions "insn per cycle" and, beside the
+ * stalled-cycles events, "stalled cycles per insn" on a line of its own;
+ * the stalled-cycles events "frontend/backend cycles idle", branch-misses
+ * "of all branches", cache-misses "of all cache refs", the read misses of
+ * L1-dcache, L1-icache, LLC, dTLB and iTLB "of all ... accesses".  Their
+ * inputs are kept per (modifier context, CPU slot, cgroup), as perf keys
+ * them; an input never counted leaves the metric's figure empty.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,16 +30,34 @@
 #include "evlist.h"
 #include "evsel.h"
 #include "stat-display.h"
+#include "util.h"
 
 #define METRIC_LEN	35
 #define CNTR_NOT_SUPPORTED	"<not supported>"
 #define CNTR_NOT_COUNTED	"<not counted>"
 
+/* the metric inputs, perf's STAT_* */
 enum shadow_kind {
 	SHADOW_NSECS,
 	SHADOW_CYCLES,
+	SHADOW_STALLED_FRONT,
+	SHADOW_STALLED_BACK,
 	SHADOW_BRANCHES,
 	SHADOW_CACHE_REFS,
+	SHADOW_L1_DCACHE,
+	SHADOW_L1_ICACHE,
+	SHADOW_LL_CACHE,
+	SHADOW_DTLB,
+	SHADOW_ITLB,
+};
+
+/* perf's CTX_BIT_*: the modifiers a metric input is kept under */
+enum {
+	CTX_BIT_USER	= 1 << 0,
+	CTX_BIT_KERNEL	= 1 << 1,
+	CTX_BIT_HV	= 1 << 2,
+	CTX_BIT_HOST	= 1 << 3,
+	CTX_BIT_IDLE	= 1 << 4,
 };
 
 void stat_config__init(struct stat_config *config, FILE *out)
@@ -113,19 +135,28 @@ void stat__update_runs(struct evlist *evlist, struct stat_config *config)
 }
 
 /*
- * perf 6.1 keys its shadow stats by modifier context too, but in practice
- * task-clock:u still gives cs:k its "/sec": match what it prints.
+ * perf's evsel_context(): a metric pairs events of the same modifiers only
+ * (cycles:u gives instructions:u its "insn per cycle", not instructions).
+ * The clocks are the exception, kept whatever the modifiers: task-clock:u
+ * gives cs:k its "/sec".
  */
-static int evsel__ctx(const struct evsel *evsel)
+static int shadow_ctx(int kind, const struct evsel *evsel)
 {
-	(void)evsel;
-	return 0;
+	const struct perf_event_attr *attr = &evsel->attr;
+
+	if (kind == SHADOW_NSECS)
+		return 0;
+	return (attr->exclude_kernel ? CTX_BIT_KERNEL : 0) |
+	       (attr->exclude_user ? CTX_BIT_USER : 0) |
+	       (attr->exclude_hv ? CTX_BIT_HV : 0) |
+	       (attr->exclude_host ? CTX_BIT_HOST : 0) |
+	       (attr->exclude_idle ? CTX_BIT_IDLE : 0);
 }
 
 static struct stat_shadow_entry *shadow_find(struct stat_config *config, int kind,
 					     const struct evsel *evsel, int slot)
 {
-	int i, ctx = evsel__ctx(evsel);
+	int i, ctx = shadow_ctx(kind, evsel);
 
 	for (i = 0; i < config->nr_shadow; i++) {
 		struct stat_shadow_entry *e = &config->shadow[i];
@@ -142,16 +173,51 @@ void stat_shadow__reset(struct stat_config *config)
 	config->nr_shadow = 0;
 }
 
+#define CACHE_CONFIG(cache, op, result)					\
+	(PERF_COUNT_HW_CACHE_##cache | PERF_COUNT_HW_CACHE_OP_##op << 8 |	\
+	 PERF_COUNT_HW_CACHE_RESULT_##result << 16)
+
+/* The events whose counts other events' metrics divide by. */
+static const struct {
+	__u32 type;
+	__u64 config;
+	int kind;
+} shadow_events[] = {
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, SHADOW_CYCLES },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, SHADOW_STALLED_FRONT },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, SHADOW_STALLED_BACK },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, SHADOW_BRANCHES },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, SHADOW_CACHE_REFS },
+	/* the reads of each cache: L1-dcache-loads, ... */
+	{ PERF_TYPE_HW_CACHE, CACHE_CONFIG(L1D, READ, ACCESS), SHADOW_L1_DCACHE },
+	{ PERF_TYPE_HW_CACHE, CACHE_CONFIG(L1I, READ, ACCESS), SHADOW_L1_ICACHE },
+	{ PERF_TYPE_HW_CACHE, CACHE_CONFIG(LL, READ, ACCESS), SHADOW_LL_CACHE },
+	{ PERF_TYPE_HW_CACHE, CACHE_CONFIG(DTLB, READ, ACCESS), SHADOW_DTLB },
+	{ PERF_TYPE_HW_CACHE, CACHE_CONFIG(ITLB, READ, ACCESS), SHADOW_ITLB },
+};
+
+/* The read misses of each cache, as a share of its reads. */
+static const struct {
+	__u64 config;
+	int kind;
+	const char *unit;
+} cache_miss_metrics[] = {
+	{ CACHE_CONFIG(L1D, READ, MISS), SHADOW_L1_DCACHE, "of all L1-dcache accesses" },
+	{ CACHE_CONFIG(L1I, READ, MISS), SHADOW_L1_ICACHE, "of all L1-icache accesses" },
+	{ CACHE_CONFIG(DTLB, READ, MISS), SHADOW_DTLB, "of all dTLB cache accesses" },
+	{ CACHE_CONFIG(ITLB, READ, MISS), SHADOW_ITLB, "of all iTLB cache accesses" },
+	{ CACHE_CONFIG(LL, READ, MISS), SHADOW_LL_CACHE, "of all LL-cache accesses" },
+};
+
 static int shadow_kind(const struct evsel *evsel)
 {
+	size_t i;
+
 	if (evsel__is_clock(evsel))
 		return SHADOW_NSECS;
-	if (evsel__match(evsel, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES))
-		return SHADOW_CYCLES;
-	if (evsel__match(evsel, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS))
-		return SHADOW_BRANCHES;
-	if (evsel__match(evsel, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES))
-		return SHADOW_CACHE_REFS;
+	for (i = 0; i < ARRAY_SIZE(shadow_events); i++)
+		if (evsel__match(evsel, shadow_events[i].type, shadow_events[i].config))
+			return shadow_events[i].kind;
 	return -1;
 }
 
@@ -174,7 +240,7 @@ int stat_shadow__update(struct evlist *evlist, struct stat_config *config)
 					return -ENOSPC;
 				e = &config->shadow[config->nr_shadow++];
 				e->kind = kind;
-				e->ctx = evsel__ctx(evsel);
+				e->ctx = shadow_ctx(kind, evsel);
 				e->slot = s;
 				e->cgrp = evsel->cgrp;
 				stats__init(&e->stats);
@@ -185,6 +251,7 @@ int stat_shadow__update(struct evlist *evlist, struct stat_config *config)
 	return 0;
 }
 
+/* The mean of a metric input; *found: it was counted at all (perf's "n"). */
 static double shadow_avg(struct stat_config *config, int kind,
 			 const struct evsel *evsel, int slot, bool *found)
 {
@@ -201,14 +268,65 @@ static const char *skip_spaces(const char *s)
 	return s;
 }
 
-static void print_metric(struct stat_config *config, const char *fmt,
-			 const char *unit, double val)
+/* The line being printed: what perf's struct outstate holds. */
+struct outstate {
+	struct evsel *evsel;
+	int slot;
+	/* default layout: the next metric goes on a line of its own */
+	bool newline;
+};
+
+static void print_prefix(struct stat_config *config, struct evsel *evsel, int slot);
+
+/* A metric's own line in the default layout: indented under the metrics. */
+static void do_new_line_std(struct stat_config *config, struct outstate *os)
+{
+	fputc('\n', config->out);
+	print_prefix(config, os->evsel, os->slot);
+	if (config->aggr == STAT_AGGR_NONE)
+		fprintf(config->out, "%8s", "");
+	fprintf(config->out, "%49s", "");
+}
+
+/*
+ * A second metric of one event ("stalled cycles per insn" after "insn per
+ * cycle") starts a line: in the default layout once it is printed, with -x
+ * with the counter's fields left empty, with -j as an object of its own.
+ */
+static void new_line(struct stat_config *config, struct outstate *os)
+{
+	int i, nfields;
+
+	switch (config->fmt) {
+	case STAT_OUT_CSV:
+		fputc('\n', config->out);
+		print_prefix(config, os->evsel, os->slot);
+		/* value, unit, event[, cgroup]; with -A one more, as perf counts them */
+		nfields = 3 + (config->aggr == STAT_AGGR_NONE ? 1 : 0) + (os->evsel->cgrp ? 1 : 0);
+		for (i = 0; i < nfields; i++)
+			fputs(config->csv_sep, config->out);
+		return;
+	case STAT_OUT_JSON:
+		fputc('\n', config->out);
+		print_prefix(config, os->evsel, os->slot);
+		return;
+	case STAT_OUT_STD:
+	default:
+		os->newline = true;
+		return;
+	}
+}
+
+static void print_metric(struct stat_config *config, struct outstate *os,
+			 const char *fmt, const char *unit, double val)
 {
 	FILE *out = config->out;
+	bool newline = os->newline;
 	char buf[64], *end;
 	const char *vals;
 	int n;
 
+	os->newline = false;
 	switch (config->fmt) {
 	case STAT_OUT_JSON:
 		fprintf(out, "\"metric-value\" : %f, ", val);
@@ -236,6 +354,8 @@ static void print_metric(struct stat_config *config, const char *fmt,
 			fprintf(out, "%-*s", METRIC_LEN, "");
 			return;
 		}
+		if (newline)
+			do_new_line_std(config, os);
 		n = fprintf(out, " # ");
 		n += fprintf(out, fmt, val);
 		fprintf(out, " %-*s", METRIC_LEN - n - 1, unit);
@@ -261,54 +381,115 @@ static double convert_unit_double(double value, char *unit)
 	return value;
 }
 
-static void print_shadow(struct stat_config *config, struct evsel *evsel, int slot,
-			 double avg)
+/* Misses as a share of what they missed of: branches, or a cache's reads. */
+static void print_ratio_pct(struct stat_config *config, struct outstate *os, int kind,
+			    double avg, const char *unit)
 {
-	double total, wall;
+	double total, ratio = 0.0;
 	bool found;
 
+	total = shadow_avg(config, kind, os->evsel, os->slot, &found);
+	if (!found) {
+		print_metric(config, os, NULL, unit, 0);
+		return;
+	}
+	if (total)
+		ratio = avg / total * 100.0;
+	print_metric(config, os, "%7.2f%%", unit, ratio);
+}
+
+static void print_instructions(struct stat_config *config, struct outstate *os, double avg)
+{
+	struct evsel *evsel = os->evsel;
+	double total, stalled_back;
+	bool found;
+
+	total = shadow_avg(config, SHADOW_CYCLES, evsel, os->slot, &found);
+	if (total)
+		print_metric(config, os, "%7.2f ", "insn per cycle", avg / total);
+	else
+		print_metric(config, os, NULL, "insn per cycle", 0);
+	total = shadow_avg(config, SHADOW_STALLED_FRONT, evsel, os->slot, &found);
+	stalled_back = shadow_avg(config, SHADOW_STALLED_BACK, evsel, os->slot, &found);
+	if (stalled_back > total)
+		total = stalled_back;
+	if (total && avg) {
+		new_line(config, os);
+		print_metric(config, os, "%7.2f ", "stalled cycles per insn", total / avg);
+	}
+}
+
+/* perf stat 6.1's perf_stat__print_shadow_stats() for the events perfx knows */
+static void print_shadow(struct stat_config *config, struct outstate *os, double avg)
+{
+	struct evsel *evsel = os->evsel;
+	int slot = os->slot;
+	double total, ratio = 0.0;
+	bool found;
+	size_t i;
+
 	if (evsel__match(evsel, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS)) {
+		print_instructions(config, os, avg);
+		return;
+	}
+	if (evsel__match(evsel, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES)) {
+		print_ratio_pct(config, os, SHADOW_BRANCHES, avg, "of all branches");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(cache_miss_metrics); i++) {
+		if (evsel__match(evsel, PERF_TYPE_HW_CACHE, cache_miss_metrics[i].config)) {
+			print_ratio_pct(config, os, cache_miss_metrics[i].kind, avg,
+					cache_miss_metrics[i].unit);
+			return;
+		}
+	}
+	if (evsel__match(evsel, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES)) {
+		total = shadow_avg(config, SHADOW_CACHE_REFS, evsel, slot, &found);
+		if (total)
+			ratio = avg * 100 / total;
+		if (found)
+			print_metric(config, os, "%8.3f %%", "of all cache refs", ratio);
+		else
+			print_metric(config, os, NULL, "of all cache refs", 0);
+	} else if (evsel__match(evsel, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND)) {
 		total = shadow_avg(config, SHADOW_CYCLES, evsel, slot, &found);
 		if (total)
-			print_metric(config, "%7.2f ", "insn per cycle", avg / total);
+			ratio = avg / total * 100.0;
+		/* as perf: no figure for none, but "0.00%" backend idle below */
+		if (ratio)
+			print_metric(config, os, "%7.2f%%", "frontend cycles idle", ratio);
 		else
-			print_metric(config, NULL, "insn per cycle", 0);
-	} else if (evsel__match(evsel, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES) &&
-		   (shadow_avg(config, SHADOW_BRANCHES, evsel, slot, &found), found)) {
-		total = shadow_avg(config, SHADOW_BRANCHES, evsel, slot, &found);
-		print_metric(config, "%7.2f%%", "of all branches",
-			     total ? avg / total * 100.0 : 0);
-	} else if (evsel__match(evsel, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES) &&
-		   (shadow_avg(config, SHADOW_CACHE_REFS, evsel, slot, &found), found)) {
-		total = shadow_avg(config, SHADOW_CACHE_REFS, evsel, slot, &found);
-		print_metric(config, "%8.3f %%", "of all cache refs",
-			     total ? avg / total * 100.0 : 0);
+			print_metric(config, os, NULL, "frontend cycles idle", 0);
+	} else if (evsel__match(evsel, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND)) {
+		total = shadow_avg(config, SHADOW_CYCLES, evsel, slot, &found);
+		if (total)
+			ratio = avg / total * 100.0;
+		print_metric(config, os, "%7.2f%%", "backend cycles idle", ratio);
 	} else if (evsel__match(evsel, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES)) {
 		total = shadow_avg(config, SHADOW_NSECS, evsel, slot, &found);
 		if (total)
-			print_metric(config, "%8.3f", "GHz", avg / total);
+			print_metric(config, os, "%8.3f", "GHz", avg / total);
 		else
-			print_metric(config, NULL, "Ghz", 0);
+			print_metric(config, os, NULL, "Ghz", 0);
 	} else if (evsel__is_clock(evsel)) {
-		wall = config->interval ? config->interval * 1000000.0 :
+		total = config->interval ? config->interval * 1000000.0 :
 			stats__avg(&config->walltime);
-		if (wall)
-			print_metric(config, "%8.3f", "CPUs utilized",
-				     avg / (wall * evsel->scale));
+		if (total)
+			print_metric(config, os, "%8.3f", "CPUs utilized",
+				     avg / (total * evsel->scale));
 		else
-			print_metric(config, NULL, "CPUs utilized", 0);
+			print_metric(config, os, NULL, "CPUs utilized", 0);
 	} else if (shadow_avg(config, SHADOW_NSECS, evsel, slot, &found), found) {
 		char unit = ' ', unit_buf[10] = "/sec";
-		double ratio = 0;
 
 		total = shadow_avg(config, SHADOW_NSECS, evsel, slot, &found);
 		if (total)
 			ratio = convert_unit_double(1000000000.0 * avg / total, &unit);
 		if (unit != ' ')
 			snprintf(unit_buf, sizeof(unit_buf), "%c/sec", unit);
-		print_metric(config, "%8.3f", unit_buf, ratio);
+		print_metric(config, os, "%8.3f", unit_buf, ratio);
 	} else {
-		print_metric(config, NULL, NULL, 0);
+		print_metric(config, os, NULL, NULL, 0);
 	}
 }
 
@@ -388,6 +569,7 @@ static void print_counter(struct stat_config *config, struct evsel *evsel, int s
 	struct evsel_counts *c = &evsel->aggr[slot];
 	double uval = (double)c->val * evsel->scale;
 	bool integer = floor(evsel->scale) == evsel->scale;
+	struct outstate os = { evsel, slot, false };
 	FILE *out = config->out;
 
 	print_prefix(config, evsel, slot);
@@ -409,11 +591,11 @@ static void print_counter(struct stat_config *config, struct evsel *evsel, int s
 		}
 		print_cgroup(config, evsel);
 		if (config->fmt == STAT_OUT_STD)
-			print_metric(config, NULL, "", 0);
+			print_metric(config, &os, NULL, "", 0);
 		print_noise(config, evsel, (double)c->val);
 		print_running(config, c->run, c->ena);
 		if (config->fmt != STAT_OUT_STD)
-			print_metric(config, config->fmt == STAT_OUT_JSON ? "" : NULL, "", 0);
+			print_metric(config, &os, config->fmt == STAT_OUT_JSON ? "" : NULL, "", 0);
 		fprintf(out, "\n");
 		return;
 	}
@@ -438,13 +620,13 @@ static void print_counter(struct stat_config *config, struct evsel *evsel, int s
 	}
 	print_cgroup(config, evsel);
 	if (config->fmt == STAT_OUT_STD) {
-		print_shadow(config, evsel, slot, uval);
+		print_shadow(config, &os, uval);
 		print_noise(config, evsel, (double)c->val);
 		print_running(config, c->run, c->ena);
 	} else {
 		print_noise(config, evsel, (double)c->val);
 		print_running(config, c->run, c->ena);
-		print_shadow(config, evsel, slot, uval);
+		print_shadow(config, &os, uval);
 	}
 	fprintf(out, "\n");
 }
