@@ -5,7 +5,7 @@
 # Run as root, in the guest on the patched kernel (or anywhere: the shared
 # mode is reported as n/a where the kernel lacks the ioctls):
 #
-#   bench/cgroup-overhead.sh [-k "1 10 200 1000"] [-l LOOPS] [-r REPS] [-o FILE]
+#   bench/cgroup-overhead.sh [-k "1 10 200 1000"] [-l LOOPS] [-r REPS] [-T] [-o FILE]
 #
 # For each K it creates K cgroups perfx-bench/c0..c<K-1>; the ping-pong
 # (perfx bench sched pipe -G c0,c1: two tasks pinned to one CPU, each in its
@@ -19,6 +19,12 @@
 #   shared        perfx stat --cgroup-mode shared (one event per CPU and
 #                 event, all cgroups attached with PERF_EVENT_IOC_ATTACH_CGROUP)
 #
+# With -T the two tasks are threads of one process (perf bench's -T) in
+# threaded cgroups perfx-bench-threads/c0..: a switch between them keeps the
+# address space.  Under QEMU TCG every address-space switch flushes the
+# emulated TLB, so each page the switch path touches afterwards costs a
+# software page walk; -T shows the costs without that emulation artefact.
+#
 # and prints a markdown table: usec/op of each repetition, the overhead of
 # the mean over "nothing", the counting fds, the setup time (open and
 # attach) and the time for one read of all counts with its syscalls.
@@ -31,15 +37,17 @@ NEV=8
 KS="1 10 200 1000"
 LOOPS=20000
 REPS=2
+THREADS=
 OUT=
 
-while getopts "k:l:r:o:h" o; do
+while getopts "k:l:r:o:Th" o; do
 	case $o in
 	k) KS=$OPTARG ;;
 	l) LOOPS=$OPTARG ;;
 	r) REPS=$OPTARG ;;
+	T) THREADS=-T ;;
 	o) OUT=$OPTARG ;;
-	*) sed -n '3,25p' "$0"; exit 0 ;;
+	*) sed -n '3,31p' "$0"; exit 0 ;;
 	esac
 done
 [ "$(id -u)" = 0 ] || { echo "cgroup-overhead: run as root" >&2; exit 1; }
@@ -53,13 +61,16 @@ done
 ncpus=$(getconf _NPROCESSORS_ONLN)
 ulimit -n 1048576 2>/dev/null || ulimit -n "$(ulimit -Hn)"	# K x CPUs x 8 fds
 work=$(mktemp -d)
-base=perfx-bench
+base=perfx-bench${THREADS:+-threads}
+tasks=processes
+[ -z "$THREADS" ] || tasks=threads
 
 cleanup()
 {
 	local i
 
 	rm -rf "$work"
+	if [ -n "$THREADS" ]; then echo $$ > "$mnt/cgroup.procs"; fi
 	for i in $(seq 0 $((maxk - 1))); do
 		rmdir "$mnt/$base/c$i" 2>/dev/null || true
 	done
@@ -72,9 +83,12 @@ mkdir -p "$mnt/$base"
 echo "+pids" > "$mnt/$base/cgroup.subtree_control" 2>/dev/null || true
 for i in $(seq 0 $((maxk - 1))); do
 	mkdir -p "$mnt/$base/c$i"
+	if [ -n "$THREADS" ]; then echo threaded > "$mnt/$base/c$i/cgroup.type"; fi
 done
+# threads enter threaded cgroups only from their process's threaded domain
+if [ -n "$THREADS" ]; then echo $$ > "$mnt/$base/cgroup.procs"; fi
 
-bench_cmd=("$PERFX" bench sched pipe -l "$LOOPS" -G "$base/c0,$base/c1")
+bench_cmd=("$PERFX" bench sched pipe $THREADS -l "$LOOPS" -G "$base/c0,$base/c1")
 
 usec() { awk '/usecs\/op/ { print $1 }' "$1"; }
 
@@ -112,9 +126,9 @@ run()
 {
 	echo "# cgroup-monitoring overhead: $(uname -r), $ncpus CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo
-	echo "ping-pong of $LOOPS round trips between c0 and c1 pinned to one CPU;"
+	echo "ping-pong of $LOOPS round trips between c0 and c1 pinned to one CPU, two $tasks;"
 	echo "$NEV software events counted system-wide for K cgroups; $REPS repetitions."
-	echo "Command: bench/cgroup-overhead.sh -k \"$KS\" -l $LOOPS -r $REPS"
+	echo "Command: bench/cgroup-overhead.sh -k \"$KS\" -l $LOOPS -r $REPS${THREADS:+ -T}"
 	echo
 	echo "| K | mode | usec/op | overhead | counting fds | setup ms | one read ms (syscalls) |"
 	echo "|---|---|---|---|---|---|---|"
