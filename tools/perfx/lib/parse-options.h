@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_PARSE_OPTIONS_H
+#define __PERFX_PARSE_OPTIONS_H
+
+#include <stdio.h>
+
+#include "util.h"
+
+/*
+ * The usage texts of perf's parse-options (tools/lib/subcmd): the options
+ * sorted by short name, 4-space indent, "-a, --all-cpus", the argument in
+ * <angle brackets>, the help from column USAGE_OPTS_WIDTH + USAGE_GAP, or
+ * on the next line when the names are wider.  The parsing stays
+ * getopt_long's: a table of these only describes what it accepts.
+ */
+struct usage_option {
+	int short_name;			/* 0: long only */
+	const char *long_name;		/* NULL: short only */
+	const char *argh;		/* " <argh>"; NULL: no argument */
+	const char *help;
+	unsigned int flags;
+};
+
+#define USAGE_OPT_OPTARG	(1U << 0)	/* the argument is optional */
+#define USAGE_OPT_HIDDEN	(1U << 1)	/* accepted, not shown */
+
+#define USAGE_OPTS_WIDTH	24
+#define USAGE_GAP		2
+
+/* perf's exit status after -h and after a usage error */
+#define USAGE_EXIT_STATUS	129
+
+/*
+ * usagestr: the first line follows " Usage: ", the next non-empty ones
+ * "    or: "; after an empty string, each line is printed indented by four
+ * (an empty one as a blank line).  NULL-terminated, as are the options
+ * (an entry with neither name).
+ */
+void usage_with_options(FILE *f, const char * const *usagestr,
+			const struct usage_option *opts);
+/*
+ * -h's text: with words after the -h, only the options they name (perf's
+ * option__in_argv(): "-x", "--long", a lone letter, a long name, or a word
+ * in the help).
+ */
+void usage_with_options_argv(FILE *f, const char * const *usagestr,
+			     const struct usage_option *opts, int argc,
+			     char * const *argv);
+/* "  Error: <msg>" and the whole usage, as perf's usage_with_options_msg() */
+void usage_with_options_msg(FILE *f, const char * const *usagestr,
+			    const struct usage_option *opts, const char *fmt, ...)
+	__printf(4, 5);
+/*
+ * The usage line(s) and only the options @names names, space separated
+ * ("-x" for a short option, or a long name, which also shows the options
+ * it begins): what perf prints after an error in their values.
+ */
+void usage_with_options_names(FILE *f, const char * const *usagestr,
+			      const struct usage_option *opts, const char *names);
+/*
+ * What perf says when its parser rejects an argument, for getopt_long()'s
+ * '?' (with opterr 0): @optopt and @arg (argv[optind - 1]) tell an unknown
+ * switch or option, a missing or unexpected value, an ambiguous
+ * abbreviation.  Returns USAGE_EXIT_STATUS.
+ */
+int usage_getopt_error(FILE *f, const char * const *usagestr,
+		       const struct usage_option *opts, int optopt, const char *arg);
+/* One option's line(s), as in the usage text. */
+void usage_option__print(FILE *f, const struct usage_option *opt);
+
+#endif /* __PERFX_PARSE_OPTIONS_H */
