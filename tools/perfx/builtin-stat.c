@@ -41,43 +41,45 @@
 #include "lib/evlist.h"
 #include "lib/evsel.h"
 #include "lib/parse-events.h"
+#include "lib/parse-options.h"
 #include "lib/stat-display.h"
 #include "lib/threadmap.h"
 #include "lib/util.h"
 
-const char stat_usage[] =
-"Usage: perfx stat [<options>] [<command>]\n"
-"\n"
-"Count events for a command, tasks, CPUs or cgroups; print as perf stat.\n"
-"\n"
-"  -e, --event <event>        event list: cycles, task-clock:u, r003c,\n"
-"                             cpu/event=0x3c/, sched:sched_switch, {a,b}\n"
-"                             (repeatable; default: perf's default set)\n"
-"  -a, --all-cpus             system-wide on all online CPUs\n"
-"  -C, --cpu <cpus>           CPUs to count on, e.g. 0-3,6\n"
-"  -A, --no-aggr              one line per CPU\n"
-"  -p, --pid <pid>            existing processes (all their threads)\n"
-"  -t, --tid <tid>            existing threads\n"
-"  -I, --interval-print <ms>  print counts every <ms> milliseconds\n"
-"  -r, --repeat <n>           run the command n times, print mean and noise\n"
-"  -x, --field-separator <s>  CSV-like output with separator <s>\n"
-"  -j, --json-output          JSON output, one object per line\n"
-"  -o, --output <file>        write to <file> instead of stderr\n"
-"      --no-big-num           no thousands separators\n"
-"  -G, --cgroup <name,...>    count the i-th event in the i-th cgroup only\n"
-"      --for-each-cgroup <name,...>\n"
-"                             count every event in every cgroup (names or\n"
-"                             regex patterns under the cgroup2 mount)\n"
-"      --cgroup-mode <auto|shared|per-cgroup>\n"
-"                             how --for-each-cgroup counts (default auto:\n"
-"                             shared when the kernel supports it)\n"
-"  -v, --verbose              say what is opened and which mode is used\n"
-"  -h, --help                 this text\n"
-"\n"
-"Examples:\n"
-"  perfx stat -e task-clock,context-switches -- make\n"
-"  perfx stat -a -x, -I 1000 -e cycles,instructions\n"
-"  perfx stat -a --for-each-cgroup A,B -e task-clock -- sleep 1\n";
+static const char * const stat_usagestr[] = {
+	"perfx stat [<options>] [<command>]",
+	NULL
+};
+
+/* perf stat 6.1's words for the options it has too; getopt_long() parses */
+static const struct usage_option stat_options[] = {
+	{ 'e', "event", "event", "event selector. use 'perfx list' to list available events" },
+	{ 'a', "all-cpus", NULL, "system-wide collection from all CPUs" },
+	{ 'C', "cpu", "cpu", "list of cpus to monitor in system-wide" },
+	{ 'A', "no-aggr", NULL, "disable CPU count aggregation" },
+	{ 'p', "pid", "pid", "stat events on existing process id" },
+	{ 't', "tid", "tid", "stat events on existing thread id" },
+	{ 'I', "interval-print", "n",
+	  "print counts at regular interval in ms (>= 10ms, overhead is possible for values <= 100ms)" },
+	{ 'r', "repeat", "n", "repeat command and print average + stddev" },
+	{ 'x', "field-separator", "separator", "print counts with custom separator" },
+	{ 'j', "json-output", NULL, "print counts in JSON format" },
+	{ 'o', "output", "file", "output file name" },
+	{ 'B', "big-num", NULL, "print large numbers with thousands' separators" },
+	{ 0, "no-big-num", NULL, "print numbers without thousands' separators", USAGE_OPT_HIDDEN },
+	{ 'G', "cgroup", "name", "monitor event in cgroup name only" },
+	{ 0, "for-each-cgroup", "name", "expand events for each cgroup" },
+	{ 0, "cgroup-mode", "auto|shared|per-cgroup",
+	  "how --for-each-cgroup counts: shared (one event per CPU for all cgroups), per-cgroup (one per cgroup, as perf) or auto (shared where the kernel has it)" },
+	{ 'v', "verbose", NULL, "be more verbose (show the cgroup mode, counter fds and times)" },
+	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
+	{ 0 },
+};
+
+void stat__usage(FILE *f)
+{
+	usage_with_options(f, stat_usagestr, stat_options);
+}
 
 enum cgroup_mode {
 	CGROUP_MODE_AUTO,
@@ -172,16 +174,42 @@ static void default_events(const struct stat_opts *opts, const struct parse_even
 		snprintf(buf + len, size - len, ",instructions,branches,branch-misses");
 }
 
-static int stat_usage_error(const char *fmt, ...)
+/*
+ * As perf: what is wrong, then the usage line and the options involved
+ * (@names, see usage_with_options_names()).
+ */
+static int stat_usage_error(const char *names, const char *fmt, ...)
+	__printf(2, 3);
+
+static int stat_usage_error(const char *names, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "perfx stat: ");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n\n%s", stat_usage);
-	return 129;
+	fputc('\n', stderr);
+	if (names)
+		usage_with_options_names(stderr, stat_usagestr, stat_options, names);
+	else
+		usage_with_options(stderr, stat_usagestr, stat_options);
+	return USAGE_EXIT_STATUS;
+}
+
+/* an option's value is wrong: perf's " Error: " layout */
+static int stat_value_error(const char *name, const char *fmt, ...)
+	__printf(2, 3);
+
+static int stat_value_error(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, " Error: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	usage_with_options_names(stderr, stat_usagestr, stat_options, name);
+	return USAGE_EXIT_STATUS;
 }
 
 static int parse_uint(const char *s, unsigned long max, unsigned long *val)
@@ -257,12 +285,14 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 			break;
 		case 'I':
 			if (parse_uint(optarg, UINT_MAX, &v) || v < 10)
-				return stat_usage_error("-I '%s': expected milliseconds >= 10", optarg);
+				return stat_value_error("-I", "-I '%s': expected milliseconds >= 10",
+							optarg);
 			opts->interval = (unsigned int)v;
 			break;
 		case 'r':
 			if (parse_uint(optarg, INT_MAX, &v) || v < 1)
-				return stat_usage_error("-r '%s': expected a positive count", optarg);
+				return stat_value_error("-r", "-r '%s': expected a positive count",
+							optarg);
 			opts->repeat = (int)v;
 			break;
 		case 'x':
@@ -282,7 +312,7 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 			break;
 		case 'G':
 			if (!opts->events)
-				return stat_usage_error("must define events before cgroups (-e before -G)");
+				return stat_usage_error("-G", "must define events before cgroups");
 			opts->cgroup_list = optarg;
 			break;
 		case OPT_FOR_EACH_CGROUP:
@@ -296,40 +326,44 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 			else if (!strcmp(optarg, "per-cgroup"))
 				opts->cgroup_mode = CGROUP_MODE_PER_CGROUP;
 			else
-				return stat_usage_error("--cgroup-mode '%s': expected auto, shared or per-cgroup",
+				return stat_value_error("cgroup-mode",
+							"--cgroup-mode '%s': expected auto, shared or per-cgroup",
 							optarg);
 			break;
 		case 'v':
 			opts->verbose++;
 			break;
 		case 'h':
-			fputs(stat_usage, stdout);
-			return 1;
+			/* as perf: on stderr, only the options named after -h */
+			usage_with_options_argv(stderr, stat_usagestr, stat_options,
+						argc - optind, argv + optind);
+			return USAGE_EXIT_STATUS;
 		default:
-			if (optopt && strchr("eCptIrxoG", optopt))
-				return stat_usage_error("option -%c needs a value", optopt);
-			return stat_usage_error("unknown option '%s'", argv[optind - 1]);
+			return usage_getopt_error(stderr, stat_usagestr, stat_options, optopt,
+						  argv[optind - 1]);
 		}
 	}
 	opts->argc = argc - optind;
 	opts->argv = argv + optind;
 	if (opts->cgroup_list && opts->for_each_cgroup)
-		return stat_usage_error("--cgroup and --for-each-cgroup cannot be used together");
+		return stat_usage_error("-G for-each-cgroup",
+					"--cgroup and --for-each-cgroup cannot be used together");
 	if (opts->csv_sep && opts->json)
-		return stat_usage_error("-x and -j cannot be used together");
+		return stat_usage_error("-x -j", "-x and -j cannot be used together");
 	if (opts->interval && opts->repeat > 1)
-		return stat_usage_error("-I and -r cannot be used together");
+		return stat_usage_error("-I -r", "-I and -r cannot be used together");
 	if ((opts->pid_list || opts->tid_list) && (opts->system_wide || opts->cpu_list))
-		return stat_usage_error("-p/-t and -a/-C cannot be used together");
+		return stat_usage_error("-p -t -a -C", "-p/-t and -a/-C cannot be used together");
 	if (opts->pid_list && opts->tid_list)
-		return stat_usage_error("-p and -t cannot be used together");
+		return stat_usage_error("-p -t", "-p and -t cannot be used together");
 	if ((opts->cgroup_list || opts->for_each_cgroup) && !opts->system_wide && !opts->cpu_list)
-		return stat_usage_error("cgroup counting is only available system-wide (-a or -C)");
+		return stat_usage_error("-G for-each-cgroup -a -C",
+					"cgroup counting is only available system-wide (-a or -C)");
 	if (!opts->argc && !opts->system_wide && !opts->cpu_list && !opts->pid_list &&
 	    !opts->tid_list)
-		return stat_usage_error("nothing to count: give a command, -a, -C, -p or -t");
+		return stat_usage_error(NULL, "nothing to count: give a command, -a, -C, -p or -t");
 	if (opts->repeat > 1 && !opts->argc)
-		return stat_usage_error("-r needs a command");
+		return stat_usage_error("-r", "-r needs a command");
 	return no_aggr ? 2 : 0;
 }
 
@@ -1161,10 +1195,6 @@ int cmd_stat(int argc, char **argv)
 	if (!ctx)
 		return 1;
 	ret = parse_options(&ctx->opts, argc, argv);
-	if (ret == 1) {
-		ret = 0;
-		goto out;
-	}
 	if (ret > 2 || ret < 0)
 		goto out;
 	perfx__setup_print(ctx->opts.verbose);

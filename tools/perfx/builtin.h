@@ -2,13 +2,16 @@
 #ifndef __PERFX_BUILTIN_H
 #define __PERFX_BUILTIN_H
 
+#include <stdarg.h>
+#include <stdio.h>
+
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 /* The usage texts, shared by `perfx CMD -h` and `perfx help CMD`. */
-extern const char stat_usage[];
+void stat__usage(FILE *f);
 extern const char list_usage[];
 extern const char bench_usage[];
 

@@ -15,14 +15,24 @@
 struct cmd_struct {
 	const char *cmd;
 	int (*fn)(int argc, char **argv);
-	const char *usage;
+	void (*usage)(FILE *f);
 	const char *summary;
 };
 
+static void list__usage(FILE *f)
+{
+	fputs(list_usage, f);
+}
+
+static void bench__usage(FILE *f)
+{
+	fputs(bench_usage, f);
+}
+
 static const struct cmd_struct commands[] = {
-	{ "stat", cmd_stat, stat_usage, "count events, print totals as perf stat" },
-	{ "list", cmd_list, list_usage, "list the events perfx knows" },
-	{ "bench", cmd_bench, bench_usage, "benchmarks (sched pipe)" },
+	{ "stat", cmd_stat, stat__usage, "count events, print totals as perf stat" },
+	{ "list", cmd_list, list__usage, "list the events perfx knows" },
+	{ "bench", cmd_bench, bench__usage, "benchmarks (sched pipe)" },
 	{ "help", cmd_help, NULL, "show a command's usage" },
 };
 
@@ -69,7 +79,7 @@ int cmd_help(int argc, char **argv)
 	}
 	for (i = 0; i < NR_COMMANDS; i++) {
 		if (!strcmp(argv[1], commands[i].cmd) && commands[i].usage) {
-			fputs(commands[i].usage, stdout);
+			commands[i].usage(stdout);
 			return 0;
 		}
 	}
