@@ -12,7 +12,7 @@ int cmd_help(int argc, char **argv);
 
 /* The usage texts, shared by `perfx CMD -h` and `perfx help CMD`. */
 void stat__usage(FILE *f);
-extern const char list_usage[];
+void list__usage(FILE *f);
 extern const char bench_usage[];
 
 int perfx__print_stderr(int level, const char *fmt, va_list ap);

@@ -19,11 +19,6 @@ struct cmd_struct {
 	const char *summary;
 };
 
-static void list__usage(FILE *f)
-{
-	fputs(list_usage, f);
-}
-
 static void bench__usage(FILE *f)
 {
 	fputs(bench_usage, f);
