@@ -7,16 +7,19 @@
 
 int bench_sched_pipe(int argc, char **argv);
 
+/* laid out as perf's parse-options prints perf bench sched pipe -h */
 const char bench_usage[] =
-"Usage: perfx bench sched pipe [-l N] [-T] [-G A,B]\n"
 "\n"
-"Two tasks ping-pong a word through two pipes N times (-l, default\n"
-"1000000), each in its own cgroup with -G (names under the cgroup2\n"
-"mount, created if missing), both pinned to one CPU so that every\n"
-"switch crosses cgroups.  -T uses two threads of one process instead\n"
-"of two processes (no address-space switch); with -G the threads enter\n"
-"through cgroup.threads, so the cgroups must be threaded ones.  Prints\n"
-"the total time and usec/op as perf bench sched pipe does.\n";
+" Usage: perfx bench sched pipe <options>\n"
+"\n"
+"    Two tasks ping-pong a word through two pipes and print the time per\n"
+"    round trip as perf bench sched pipe.  With -T the cgroups of -G must be\n"
+"    threaded ones: each thread enters through cgroup.threads.\n"
+"\n"
+"    -G, --cgroups <A,B>   Put the two tasks in cgroups A and B (under the cgroup2 mount, created if missing), both on one CPU\n"
+"    -l, --loop <n>        Specify number of loops\n"
+"    -T, --threaded        Specify threads/process based task setup\n"
+"\n";
 
 int cmd_bench(int argc, char **argv)
 {

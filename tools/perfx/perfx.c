@@ -16,7 +16,7 @@ struct cmd_struct {
 	const char *cmd;
 	int (*fn)(int argc, char **argv);
 	void (*usage)(FILE *f);
-	const char *summary;
+	const char *help;
 };
 
 static void bench__usage(FILE *f)
@@ -24,11 +24,12 @@ static void bench__usage(FILE *f)
 	fputs(bench_usage, f);
 }
 
+/* perf's command-list.txt words, in its (alphabetical) order */
 static const struct cmd_struct commands[] = {
-	{ "stat", cmd_stat, stat__usage, "count events, print totals as perf stat" },
-	{ "list", cmd_list, list__usage, "list the events perfx knows" },
-	{ "bench", cmd_bench, bench__usage, "benchmarks (sched pipe)" },
-	{ "help", cmd_help, NULL, "show a command's usage" },
+	{ "bench", cmd_bench, bench__usage, "General framework for benchmark suites" },
+	{ "list", cmd_list, list__usage, "List all symbolic event types" },
+	{ "stat", cmd_stat, stat__usage, "Run a command and gather performance counter statistics" },
+	{ "help", cmd_help, NULL, NULL },
 };
 
 #define NR_COMMANDS	ARRAY_SIZE(commands)
@@ -54,16 +55,26 @@ void perfx__setup_print(int verbose)
 	perfx__set_print(print_cb);
 }
 
+/* perf's text for 'perf', 'perf --help' and 'perf help' */
 static void usage(FILE *f)
 {
-	size_t i;
+	size_t i, longest = 0;
 
-	fprintf(f, "Usage: perfx <command> [<args>]\n\nCommands:\n");
-	for (i = 0; i < NR_COMMANDS; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].cmd, commands[i].summary);
-	fprintf(f, "\nSee 'perfx help <command>' or 'perfx <command> -h'.\n");
+	fprintf(f, "\n usage: perfx [--help] COMMAND [ARGS]\n\n");
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (commands[i].help && strlen(commands[i].cmd) > longest)
+			longest = strlen(commands[i].cmd);
+	}
+	fprintf(f, " The most commonly used perfx commands are:\n");
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (commands[i].help)
+			fprintf(f, "   %-*s   %s\n", (int)longest, commands[i].cmd,
+				commands[i].help);
+	}
+	fprintf(f, "\n See 'perfx help COMMAND' for more information on a specific command.\n\n");
 }
 
+/* perfx help [COMMAND]: the command's usage on stdout (perf shows its man page) */
 int cmd_help(int argc, char **argv)
 {
 	size_t i;
@@ -78,8 +89,7 @@ int cmd_help(int argc, char **argv)
 			return 0;
 		}
 	}
-	fprintf(stderr, "perfx help: unknown command '%s'\n\n", argv[1]);
-	usage(stderr);
+	fprintf(stderr, "perfx help: unknown command '%s'. See 'perfx --help'.\n", argv[1]);
 	return 1;
 }
 
@@ -89,9 +99,16 @@ int main(int argc, char **argv)
 	size_t i;
 
 	perfx__setup_print(0);
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 1 : 0;
+	/* as perf: no command is an error, --help and -h are 'help' */
+	if (argc < 2) {
+		usage(stdout);
+		ret = 1;
+		goto out_flush;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		ret = 0;
+		goto out_flush;
 	}
 	for (i = 0; i < NR_COMMANDS; i++) {
 		if (!strcmp(argv[1], commands[i].cmd)) {
@@ -100,10 +117,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (i == NR_COMMANDS) {
-		fprintf(stderr, "perfx: unknown command '%s'\n\n", argv[1]);
-		usage(stderr);
+		fprintf(stderr, "perfx: unknown command '%s'. See 'perfx --help'.\n", argv[1]);
 		return 1;
 	}
+out_flush:
 	/* a full disk is an error, not silence */
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "perfx: writing to stdout: %s\n", strerror(errno));
