@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # run-tests.sh - perfx's host tests: the unit tests (TESTBIN/test-*), the
-# golden comparisons against perf's recorded outputs, the error paths, and
-# the live interop comparisons with the machine's perf.  Prints each
+# golden comparisons against perf's recorded outputs, the error paths,
+# perfx list and the usage texts against the machine's perf, and the live
+# interop comparisons with it.  Prints each
 # suite's TAP lines and ends with exactly one summary line:
 #   perfx: N passed, N failed, N skipped
 # Exits non-zero if anything failed.
@@ -50,6 +51,8 @@ for t in "$TESTBIN"/test-*; do
 done
 suite golden "$here/golden.sh"
 suite errors "$here/errors.sh"
+suite list "$here/list.sh"
+suite usage "$here/usage.sh"
 # interop runs the sanitizer build too; perf and perfx count the same dd
 suite interop python3 "$here/interop.py"
 echo "perfx: $pass passed, $fail failed, $skip skipped"
