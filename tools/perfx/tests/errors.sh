@@ -93,7 +93,7 @@ fi
 expect_fail "unknown command" "unknown command 'nosuch'" nosuch
 expect_fail "perfx help of an unknown command" "unknown command 'nosuch'" help nosuch
 expect_ok "perfx help stat" "Usage: perfx stat" help stat
-expect_ok "perfx stat -h" "--for-each-cgroup" stat -h
+expect_fail "perfx stat -h exits 129 as perf" "--for-each-cgroup" stat -h
 expect_ok "perfx list shows software events" "cgroup-switches .*Software event" list
 expect_ok "perfx list sw" "task-clock" list sw
 # a tracefs subsystem directory also holds its enable and filter files
