@@ -7,8 +7,8 @@
 set -uo pipefail
 
 PERFX=${PERFX:?}
-export LSAN_OPTIONS=exitcode=201 ASAN_OPTIONS=exitcode=202 UBSAN_OPTIONS=exitcode=203
-n=0
+. "$(dirname "$0")/tap.sh"
+tap_init errors
 work=$(mktemp -d)
 mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
 cg=perfx-err-$$
@@ -20,14 +20,7 @@ cleanup()
 }
 trap cleanup EXIT
 
-ok() { n=$((n + 1)); echo "ok $n - errors: $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - errors: $1"; sed 's/^/#   /' "$work/err" | head -8; }
-skip() { n=$((n + 1)); echo "ok $n - errors: $1 # SKIP $2"; }
-
-sanitizer_clean()
-{
-	! grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$work/err"
-}
+tap_diag() { sed 's/^/#   /' "$work/err" | head -8; }
 
 # expect_fail WHAT REGEX ARGS... - non-zero exit, REGEX in stderr, clean
 expect_fail()

@@ -25,14 +25,11 @@
 set -uo pipefail
 
 PERFX=${PERFX:?}
-export LSAN_OPTIONS=exitcode=201 ASAN_OPTIONS=exitcode=202 UBSAN_OPTIONS=exitcode=203
-n=0
+. "$(dirname "$0")/tap.sh"
+tap_init list
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-ok() { n=$((n + 1)); echo "ok $n - list: $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - list: $1"; }
-skip() { n=$((n + 1)); echo "ok $n - list: $1 # SKIP $2"; }
 
 perf_filter()
 {
@@ -70,10 +67,6 @@ perf_filter()
 	}'
 }
 
-sanitizer_clean()
-{
-	! grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$@"
-}
 
 # on_tty CMD... - run CMD with stdout (and stderr) on a terminal
 on_tty()

@@ -13,14 +13,11 @@
 set -uo pipefail
 
 PERFX=${PERFX:?}
-export LSAN_OPTIONS=exitcode=201 ASAN_OPTIONS=exitcode=202 UBSAN_OPTIONS=exitcode=203
-n=0
+. "$(dirname "$0")/tap.sh"
+tap_init usage
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-ok() { n=$((n + 1)); echo "ok $n - usage: $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - usage: $1"; }
-skip() { n=$((n + 1)); echo "ok $n - usage: $1 # SKIP $2"; }
 
 # the options whose help perfx words otherwise: what perfx supports differs
 DIFFERS=" --event --interval-print --repeat --verbose "
@@ -71,10 +68,6 @@ run()
 	fi
 }
 
-sanitizer_clean()
-{
-	! grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$@"
-}
 
 # same_as_perf WHAT NAME - perfx's stderr, stdout and exit are perf's
 same_as_perf()

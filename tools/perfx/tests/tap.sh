@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# tap.sh - sourced by perfx's host shell tests (bash).
+#
+#   . tap.sh; tap_init NAME
+#   ok DESC; notok DESC; skip DESC REASON   TAP lines "ok N - NAME: DESC"
+#   sanitizer_clean [FILE...]               no ASan/LSan/UBSan report in
+#                                           FILEs (default: $work/err)
+#
+# notok then calls tap_diag, if the test defines it, to print the output
+# of the failed step as "#" comment lines.  The sanitizer exit codes tell a
+# sanitizer report apart from perfx's own failures.
+export LSAN_OPTIONS=exitcode=201 ASAN_OPTIONS=exitcode=202 UBSAN_OPTIONS=exitcode=203
+n=0
+tap_name=
+
+tap_init() { tap_name=$1; }
+
+ok() { n=$((n + 1)); echo "ok $n - $tap_name: $1"; }
+
+notok()
+{
+	n=$((n + 1))
+	echo "not ok $n - $tap_name: $1"
+	if declare -F tap_diag > /dev/null; then
+		tap_diag
+	fi
+}
+
+skip() { n=$((n + 1)); echo "ok $n - $tap_name: $1 # SKIP $2"; }
+
+sanitizer_clean()
+{
+	[ $# -gt 0 ] || set -- "$work/err"
+	! grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$@"
+}
