@@ -1128,7 +1128,8 @@ static int setup_maps(struct stat_ctx *ctx)
 	} else if (ctx->opts.system_wide) {
 		err = cpu_map__new_online(&ctx->cpus);
 		if (err) {
-			pr_err("reading the online CPUs: %s (%s)\n", strerror(-err), errname(err));
+			pr_err("%s: expected a CPU list like 0-3,6: %s (%s)\n", CPU_MAP__ONLINE,
+			       strerror(-err), errname(err));
 			return err;
 		}
 	} else {

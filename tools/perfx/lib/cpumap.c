@@ -101,9 +101,15 @@ int cpu_map__parse(const char *list, struct cpu_map **mapp)
 	return 0;
 }
 
+/*
+ * The online file as one CPU list: -EFBIG when it does not fit the buffer
+ * (a cut list would parse as fewer CPUs), -EINVAL for a NUL byte in it (a
+ * string parser would stop there), -errno when it cannot be read.
+ */
 int cpu_map__new_online_from(const char *path, struct cpu_map **mapp)
 {
 	char buf[4096];
+	int err = 0;
 	size_t n;
 	FILE *f;
 
@@ -111,14 +117,22 @@ int cpu_map__new_online_from(const char *path, struct cpu_map **mapp)
 	if (!f)
 		return -errno;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
+	if (ferror(f))
+		err = errno ? -errno : -EIO;
+	else if (n == sizeof(buf) - 1 && fgetc(f) != EOF)
+		err = -EFBIG;
 	fclose(f);
+	if (err)
+		return err;
 	buf[n] = '\0';
+	if (strlen(buf) != n)
+		return -EINVAL;
 	return cpu_map__parse(buf, mapp);
 }
 
 int cpu_map__new_online(struct cpu_map **mapp)
 {
-	return cpu_map__new_online_from("/sys/devices/system/cpu/online", mapp);
+	return cpu_map__new_online_from(CPU_MAP__ONLINE, mapp);
 }
 
 struct cpu_map *cpu_map__get(struct cpu_map *map)

@@ -3,6 +3,7 @@
 #define __PERFX_CPUMAP_H
 
 #define CPU_MAP__MAX_CPU	8192
+#define CPU_MAP__ONLINE		"/sys/devices/system/cpu/online"
 
 /* A sorted, duplicate-free list of CPU numbers; {-1} means "any CPU". */
 struct cpu_map {

@@ -60,31 +60,67 @@ static int thread_map__add(struct thread_map **mapp, pid_t tid)
 	return 0;
 }
 
+/* A positive decimal id that fits a pid_t, up to @endp; -EINVAL otherwise. */
+static int parse_id(const char *s, const char **endp, pid_t *id)
+{
+	long v = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	while (isdigit((unsigned char)*s)) {
+		v = v * 10 + (*s++ - '0');
+		if (v > INT_MAX)
+			return -EINVAL;
+	}
+	if (!v)
+		return -EINVAL;
+	*endp = s;
+	*id = (pid_t)v;
+	return 0;
+}
+
+/*
+ * Every thread of @pid, from procfs/PID/task: -ESRCH when there is no such
+ * process or it has no threads left, -EINVAL for an entry that is not a
+ * thread id (what /proc never holds).
+ */
 static int thread_map__add_tasks(struct thread_map **mapp, pid_t pid,
 				 const char *procfs)
 {
+	int err = 0, added = 0;
 	char path[PATH_MAX];
 	struct dirent *d;
-	int err = 0;
+	const char *end;
+	pid_t tid;
 	DIR *dir;
 
-	snprintf(path, sizeof(path), "%s/%d/task", procfs, pid);
+	if (snprintf(path, sizeof(path), "%s/%d/task", procfs, pid) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
 	dir = opendir(path);
 	if (!dir)
 		return errno == ENOENT ? -ESRCH : -errno;
 	while (!err && (d = readdir(dir))) {
-		if (!isdigit((unsigned char)d->d_name[0]))
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
 			continue;
-		err = thread_map__add(mapp, (pid_t)atoi(d->d_name));
+		if (parse_id(d->d_name, &end, &tid) || *end) {
+			err = -EINVAL;
+			break;
+		}
+		err = thread_map__add(mapp, tid);
+		added++;
 	}
 	closedir(dir);
+	if (!err && !added)
+		err = -ESRCH;
 	return err;
 }
 
 /*
  * Parse a comma separated list of pids (all_threads: every thread of each,
- * as -p does) or tids (-t).  -EINVAL for a malformed list, -ESRCH for a
- * process that does not exist.
+ * as -p does) or tids (-t): positive decimal ids below 2^31, no blanks,
+ * no empty items.  -EINVAL for a malformed list (or a procfs task entry
+ * that is not an id), -ESRCH for a process that does not exist.  @procfs
+ * NULL is /proc.
  */
 int thread_map__parse(const char *list, int all_threads, const char *procfs,
 		      struct thread_map **mapp)
@@ -95,31 +131,30 @@ int thread_map__parse(const char *list, int all_threads, const char *procfs,
 
 	if (!procfs)
 		procfs = "/proc";
-	while (s && *s) {
-		char *end, path[PATH_MAX];
-		long v;
+	if (!s || !*s)
+		goto out_err;
+	for (;;) {
+		char path[PATH_MAX];
+		const char *end;
+		pid_t v;
 
-		if (!isdigit((unsigned char)*s))
-			goto out_err;
-		errno = 0;
-		v = strtol(s, &end, 10);
-		if (errno || v <= 0 || v > INT_MAX)
-			goto out_err;
-		if (*end && *end != ',')
+		if (parse_id(s, &end, &v) || (*end && *end != ','))
 			goto out_err;
 		if (all_threads) {
-			err = thread_map__add_tasks(&map, (pid_t)v, procfs);
+			err = thread_map__add_tasks(&map, v, procfs);
+		} else if (snprintf(path, sizeof(path), "%s/%d", procfs, v) >=
+			   (int)sizeof(path)) {
+			err = -ENAMETOOLONG;
 		} else {
-			snprintf(path, sizeof(path), "%s/%ld", procfs, v);
-			err = access(path, F_OK) ? -ESRCH : thread_map__add(&map, (pid_t)v);
+			err = access(path, F_OK) ? -ESRCH : thread_map__add(&map, v);
 		}
 		if (err)
 			goto out_err;
 		err = -EINVAL;
-		s = *end ? end + 1 : end;
+		if (!*end)
+			break;
+		s = end + 1;	/* "1," is malformed: an id must follow */
 	}
-	if (!map)
-		goto out_err;
 	*mapp = map;
 	return 0;
 

@@ -18,7 +18,16 @@ static void check(const char *in, int want_err, const char *want)
 	int len;
 
 	if (want_err) {
-		tap_ok(err == want_err, "'%s' is rejected with %d (got %d)", in ? in : "(null)",
+		char shown[64] = "(null)";
+		size_t i, n = 0;
+
+		for (i = 0; in && in[i] && n + 5 < sizeof(shown); i++)
+			n += snprintf(shown + n, sizeof(shown) - n,
+				      in[i] >= ' ' && in[i] < 127 ? "%c" : "\\x%02x",
+				      (unsigned char)in[i]);
+		if (in)
+			shown[n] = '\0';
+		tap_ok(err == want_err && !map, "'%s' is rejected with %d (got %d)", shown,
 		       want_err, err);
 		return;
 	}
@@ -30,6 +39,136 @@ static void check(const char *in, int want_err, const char *want)
 	cpu_map__snprint(map, buf, sizeof(buf));
 	tap_ok(!strcmp(buf, want), "'%.*s%s' is %s (got %s)", len, in, nl, want, buf);
 	cpu_map__put(map);
+}
+
+static const char *online = "/tmp/perfx-test-online";
+
+/* the online file holding @len bytes of @data: its -errno and map */
+static void check_online(const char *data, size_t len, int want_err, const char *want,
+			 const char *what)
+{
+	struct cpu_map *map = NULL;
+	char buf[256] = "";
+	int err;
+	FILE *f;
+
+	f = fopen(online, "w");
+	if (!f || fwrite(data, 1, len, f) != len) {
+		tap_skip(what, "cannot write the online file");
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	err = cpu_map__new_online_from(online, &map);
+	if (!err)
+		cpu_map__snprint(map, buf, sizeof(buf));
+	if (want_err)
+		tap_ok(err == want_err && !map, "online file %s: %d (got %d)", what, want_err, err);
+	else
+		tap_ok(!err && !strcmp(buf, want), "online file %s: %s (got %d, %s)", what, want,
+		       err, buf);
+	cpu_map__put(map);
+	unlink(online);
+}
+
+/*
+ * The reference reading of a CPU list: items "N" or "N-M" (N <= M) split
+ * by commas, one trailing newline allowed; the first problem decides
+ * (-EINVAL, or -ERANGE as soon as a number reaches CPU_MAP__MAX_CPU).
+ */
+static int oracle(const char *in, unsigned char *seen)
+{
+	const char *s = in;
+	size_t len = strlen(in);
+	char *copy;
+	int err = 0;
+
+	memset(seen, 0, CPU_MAP__MAX_CPU);
+	copy = strndup(in, len && in[len - 1] == '\n' ? len - 1 : len);
+	if (!copy)
+		return -ENOMEM;
+	for (s = copy;; s++) {
+		long lo = -1, hi;
+
+		for (hi = 0; *s >= '0' && *s <= '9'; s++) {
+			lo = (lo < 0 ? 0 : lo) * 10 + (*s - '0');
+			if (lo >= CPU_MAP__MAX_CPU) {
+				err = -ERANGE;
+				goto out;
+			}
+		}
+		if (lo < 0) {
+			err = -EINVAL;
+			goto out;
+		}
+		hi = lo;
+		if (*s == '-') {
+			for (hi = -1, s++; *s >= '0' && *s <= '9'; s++) {
+				hi = (hi < 0 ? 0 : hi) * 10 + (*s - '0');
+				if (hi >= CPU_MAP__MAX_CPU) {
+					err = -ERANGE;
+					goto out;
+				}
+			}
+			if (hi < lo) {
+				err = -EINVAL;
+				goto out;
+			}
+		}
+		memset(seen + lo, 1, hi - lo + 1);
+		if (!*s)
+			break;
+		if (*s != ',') {
+			err = -EINVAL;
+			goto out;
+		}
+	}
+out:
+	free(copy);
+	return err;
+}
+
+static void fuzz(void)
+{
+	static const char alphabet[] = "0123456789012345,,--\n x\xff";
+	static unsigned char seen[CPU_MAP__MAX_CPU];
+	int i, j, bad = 0, ok = 0, rejected = 0;
+	char in[40];
+
+	srand(1729);
+	for (i = 0; i < 5000; i++) {
+		struct cpu_map *map = NULL;
+		int len = rand() % 16, err, want, nr = 0;
+
+		for (j = 0; j < len; j++)
+			in[j] = alphabet[rand() % (sizeof(alphabet) - 1)];
+		in[len] = '\0';
+		want = oracle(in, seen);
+		err = cpu_map__parse(in, &map);
+		if (err != want) {
+			if (bad++ < 5)
+				printf("#   input %d: got %d, want %d\n", i, err, want);
+			cpu_map__put(map);
+			continue;
+		}
+		if (err) {
+			rejected++;
+			continue;
+		}
+		for (j = 0; j < CPU_MAP__MAX_CPU; j++)
+			if (seen[j] && (nr >= map->nr || map->map[nr++] != j))
+				break;
+		if (j < CPU_MAP__MAX_CPU || nr != map->nr) {
+			if (bad++ < 5)
+				printf("#   input %d: another map\n", i);
+		} else {
+			ok++;
+		}
+		cpu_map__put(map);
+	}
+	tap_ok(!bad, "5000 random CPU lists (seed 1729): %d parsed exactly, %d rejected as the reference does, %d wrong",
+	       ok, rejected, bad);
 }
 
 int main(void)
@@ -58,6 +197,24 @@ int main(void)
 	check("0x1", -EINVAL, NULL);
 	check("8192", -ERANGE, NULL);
 	check("99999999999999999999", -ERANGE, NULL);
+	check("4294967296", -ERANGE, NULL);
+	check("0-4294967296", -ERANGE, NULL);
+	check("0-8191", 0, "0-8191");
+	check("0000", 0, "0");
+	check("8191-0", -EINVAL, NULL);
+	check("-", -EINVAL, NULL);
+	check("1-2-3", -EINVAL, NULL);
+	check("1--2", -EINVAL, NULL);
+	check(",1", -EINVAL, NULL);
+	check("1\n\n", -EINVAL, NULL);
+	check("\n", -EINVAL, NULL);
+	check("1\r\n", -EINVAL, NULL);
+	check("1\n2", -EINVAL, NULL);
+	check("\xff", -EINVAL, NULL);
+	check("1,\xff", -EINVAL, NULL);
+	check("+1", -EINVAL, NULL);
+	check("cpu 4294967296", -EINVAL, NULL);
+	check("0-3,2-5,5", 0, "0-5");
 
 	f = fopen("/tmp/perfx-test-online", "w");
 	if (f) {
@@ -70,6 +227,35 @@ int main(void)
 		cpu_map__put(map);
 		unlink("/tmp/perfx-test-online");
 	}
+	check_online("", 0, -EINVAL, NULL, "empty");
+	check_online("0-3", 3, 0, "0-3", "'0-3' without a newline");
+	check_online("0-3\n", 4, 0, "0-3", "'0-3\\n'");
+	check_online("\n", 1, -EINVAL, NULL, "'\\n'");
+	check_online("0-1\0002", 5, -EINVAL, NULL, "with a NUL byte after 0-1");
+	check_online("\xff\xfe\x00\x01", 4, -EINVAL, NULL, "of binary bytes");
+	check_online("4294967296\n", 11, -ERANGE, NULL, "'4294967296\\n'");
+	check_online("-1\n", 3, -EINVAL, NULL, "'-1\\n'");
+	check_online("3-1\n", 4, -EINVAL, NULL, "'3-1\\n'");
+	check_online("0-1\n2\n", 6, -EINVAL, NULL, "of two lines");
+	check_online("0,0,0\n", 6, 0, "0", "with CPU 0 three times");
+	{
+		static char big[8192];
+		size_t len = 0;
+		int cpu;
+
+		/* 0,1,...: past the 4095 bytes read, a cut list would parse */
+		for (cpu = 0; len < 5000; cpu++)
+			len += snprintf(big + len, sizeof(big) - len, "%s%d", cpu ? "," : "",
+					cpu);
+		check_online(big, len, -EFBIG, NULL, "of 5000 bytes");
+		for (cpu = 0, len = 0; len < 4000; cpu++)
+			len += snprintf(big + len, sizeof(big) - len, "%d,", cpu % 10);
+		big[len - 1] = '\n';
+		check_online(big, len, 0, "0-9", "of 4000 bytes");
+	}
+	tap_ok(cpu_map__new_online_from("/tmp", &map) == -EISDIR,
+	       "a directory as the online file is -EISDIR");
+	fuzz();
 	tap_ok(cpu_map__new_online_from("/nonexistent", &map) == -ENOENT,
 	       "a missing online file is -ENOENT");
 	tap_ok(!cpu_map__new_online(&map) && map->nr >= 1, "this machine has online CPUs");
