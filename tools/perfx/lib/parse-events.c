@@ -272,8 +272,14 @@ static int parse_error(struct parser *p, const char *at, int err, const char *fm
 	return err;
 }
 
+/*
+ * A sysfs/tracefs file's one line, trailing blanks dropped: -errno when it
+ * cannot be read (-EISDIR for a directory), -EFBIG when it does not fit
+ * @buf (a cut value would parse as another one), -EINVAL for a NUL byte.
+ */
 static int read_file(const char *path, char *buf, size_t size)
 {
+	int err = 0;
 	size_t n;
 	FILE *f;
 
@@ -281,24 +287,86 @@ static int read_file(const char *path, char *buf, size_t size)
 	if (!f)
 		return -errno;
 	n = fread(buf, 1, size - 1, f);
+	if (ferror(f))
+		err = errno ? -errno : -EIO;
+	else if (n == size - 1 && fgetc(f) != EOF)
+		err = -EFBIG;
 	fclose(f);
-	buf[n] = '\0';
+	buf[err ? 0 : n] = '\0';
+	if (err)
+		return err;
+	if (strlen(buf) != n)
+		return -EINVAL;
 	while (n && isspace((unsigned char)buf[n - 1]))
 		buf[--n] = '\0';
 	return 0;
 }
 
+/*
+ * A number as perf's lexer takes one: decimal digits, or 0x and hex digits
+ * ("010" is ten, as in perf; "0X10" is no number).
+ */
 static int parse_u64(const char *s, __u64 *val)
 {
+	int base = 10;
 	char *end;
 
-	if (!*s || *s == '-' || isspace((unsigned char)*s))
+	if (*s == '+')
+		s++;
+	if (s[0] == '0' && s[1] == 'x') {
+		base = 16;
+		s += 2;
+	}
+	if (!isxdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	*val = strtoull(s, &end, 0);
+	*val = strtoull(s, &end, base);
 	if (errno || *end)
 		return -EINVAL;
 	return 0;
+}
+
+/* why read_file() failed, for an error message */
+static const char *read_strerror(int err)
+{
+	if (err == -EINVAL)
+		return "it holds a NUL byte, expected one line of text";
+	if (err == -EFBIG)
+		return "it is too long, expected one short line";
+	return strerror(-err);
+}
+
+/* a number the kernel printed in a sysfs/tracefs file: decimal digits only */
+static int parse_dec_u64(const char *s, __u64 *val)
+{
+	char *end;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return -EINVAL;
+	errno = 0;
+	*val = strtoull(s, &end, 10);
+	return errno ? -EINVAL : 0;
+}
+
+/* @in for an error message: printable, at most about 40 bytes */
+static const char *printable(const char *in, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	for (; *in && len + 8 < size; in++) {
+		unsigned char c = *in;
+
+		if (len >= 40) {
+			len += snprintf(buf + len, size - len, "...");
+			break;
+		}
+		if (isprint(c) && c != '\'')
+			buf[len++] = c;
+		else
+			len += snprintf(buf + len, size - len, "\\x%02x", c);
+	}
+	buf[len < size ? len : size - 1] = '\0';
+	return buf;
 }
 
 static int apply_mods(struct perf_event_attr *attr, const char *mods, size_t len)
@@ -364,45 +432,85 @@ static int add_event(struct parser *p, const struct perf_event_attr *attr,
 	return err;
 }
 
-/* Put @val into the bits "config1:0-7,16" names; -ERANGE if it does not fit. */
-static int pmu_format_apply(struct perf_event_attr *attr, const char *fmt, __u64 val)
+/* a bit number of a format: decimal digits, 0..63 */
+static int format_bit(const char **sp, int *bit)
 {
-	const char *colon = strchr(fmt, ':'), *s;
-	__u64 *field;
-	int bit = 0;
+	const char *s = *sp;
+	int v = 0;
 
-	if (!colon)
+	if (!isdigit((unsigned char)*s))
 		return -EINVAL;
-	if (!strncmp(fmt, "config:", 7))
-		field = &attr->config;
-	else if (!strncmp(fmt, "config1:", 8))
-		field = &attr->config1;
-	else if (!strncmp(fmt, "config2:", 8))
-		field = &attr->config2;
-	else
-		return -EINVAL;
-	for (s = colon + 1; *s;) {
-		char *end;
-		long lo, hi, b;
-
-		lo = strtol(s, &end, 10);
-		hi = lo;
-		if (end == s)
-			return -EINVAL;
-		if (*end == '-')
-			hi = strtol(end + 1, &end, 10);
-		if (lo < 0 || hi > 63 || hi < lo)
-			return -EINVAL;
-		for (b = lo; b <= hi; b++, bit++) {
-			if (bit < 64 && (val >> bit) & 1)
-				*field |= 1ULL << b;
-		}
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
+	while (isdigit((unsigned char)*s)) {
+		v = v * 10 + (*s++ - '0');
+		if (v > 63)
 			return -EINVAL;
 	}
-	if (bit < 64 && (val >> bit))
+	*bit = v;
+	*sp = s;
+	return 0;
+}
+
+/*
+ * A sysfs format, "config:0-7", "config1:0-3,8-11", "config2:5": which
+ * attr field (0, 1, 2) and which bits of it, in order (@bits, up to 64
+ * of them; the same bit twice is malformed).  -EINVAL when it is not
+ * spelled so.
+ */
+int parse_events__pmu_format(const char *fmt, int *field, int *bits, int *nr_bits)
+{
+	__u64 used = 0;
+	const char *s;
+	int nr = 0;
+
+	if (!strncmp(fmt, "config:", 7))
+		*field = 0;
+	else if (!strncmp(fmt, "config1:", 8))
+		*field = 1;
+	else if (!strncmp(fmt, "config2:", 8))
+		*field = 2;
+	else
+		return -EINVAL;
+	s = strchr(fmt, ':') + 1;
+	for (;;) {
+		int lo, hi, b;
+
+		if (format_bit(&s, &lo))
+			return -EINVAL;
+		hi = lo;
+		if (*s == '-') {
+			s++;
+			if (format_bit(&s, &hi) || hi < lo)
+				return -EINVAL;
+		}
+		for (b = lo; b <= hi; b++) {
+			if (used & 1ULL << b)
+				return -EINVAL;
+			used |= 1ULL << b;
+			bits[nr++] = b;
+		}
+		if (!*s)
+			break;
+		if (*s++ != ',')
+			return -EINVAL;
+	}
+	*nr_bits = nr;
+	return 0;
+}
+
+/* Put @val into the bits @fmt names; -EINVAL for a bad format, -ERANGE if it does not fit. */
+static int pmu_format_apply(struct perf_event_attr *attr, const char *fmt, __u64 val)
+{
+	int field, bits[64], nr, i;
+	__u64 *f;
+
+	if (parse_events__pmu_format(fmt, &field, bits, &nr))
+		return -EINVAL;
+	if (nr < 64 && val >> nr)
 		return -ERANGE;
+	f = field == 0 ? &attr->config : field == 1 ? &attr->config1 : &attr->config2;
+	for (i = 0; i < nr; i++)
+		if ((val >> i) & 1)
+			*f |= 1ULL << bits[i];
 	return 0;
 }
 
@@ -412,13 +520,24 @@ static int pmu_term(struct parser *p, const char *pmu, struct perf_event_attr *a
 static int pmu_terms(struct parser *p, const char *pmu, struct perf_event_attr *attr,
 		     const char *terms, const char *at, int depth)
 {
-	char *copy = strdup(terms), *save = NULL, *t;
+	char *copy, *t, *next;
 	int err = 0;
 
+	if (!*terms)
+		return 0;
+	copy = strdup(terms);
 	if (!copy)
 		return -ENOMEM;
-	for (t = strtok_r(copy, ",", &save); t && !err; t = strtok_r(NULL, ",", &save))
-		err = pmu_term(p, pmu, attr, t, at, depth);
+	for (t = copy; t && !err; t = next) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*t)
+			err = parse_error(p, at, -EINVAL,
+					  "empty term in '%s' (expected term[=value],...)", terms);
+		else
+			err = pmu_term(p, pmu, attr, t, at, depth);
+	}
 	free(copy);
 	return err;
 }
@@ -427,7 +546,7 @@ static int pmu_term(struct parser *p, const char *pmu, struct perf_event_attr *a
 		    const char *term, const char *at, int depth)
 {
 	const char *root = parse_events__pmu_root(p->env);
-	char path[PATH_MAX], buf[1024], *eq, name[128];
+	char path[PATH_MAX], buf[1024], *eq, name[128], show[64];
 	__u64 val = 1;
 	int err;
 
@@ -456,16 +575,42 @@ static int pmu_term(struct parser *p, const char *pmu, struct perf_event_attr *a
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/%s/format/%s", root, pmu, name);
-	if (!read_file(path, buf, sizeof(buf))) {
+	err = read_file(path, buf, sizeof(buf));
+	if (!err) {
 		err = pmu_format_apply(attr, buf, val);
-		if (err)
+		if (err == -ERANGE)
 			return parse_error(p, at, err, "term '%s=%s' does not fit format '%s'",
 					   name, eq ? eq + 1 : "1", buf);
+		if (err)
+			return parse_error(p, at, err,
+					   "%s holds '%s', expected a format like config:0-7,32-35",
+					   path, printable(buf, show, sizeof(show)));
 		return 0;
 	}
+	if (err != -ENOENT)
+		return parse_error(p, at, err, "cannot read %s: %s", path, read_strerror(err));
 	snprintf(path, sizeof(path), "%s/%s/events/%s", root, pmu, name);
-	if (!eq && depth == 0 && !read_file(path, buf, sizeof(buf)))
-		return pmu_terms(p, pmu, attr, buf, at, depth + 1);
+	if (eq || depth)
+		goto out_unknown;
+	err = read_file(path, buf, sizeof(buf));
+	if (err == -ENOENT)
+		goto out_unknown;
+	if (err)
+		return parse_error(p, at, err, "cannot read %s: %s", path, read_strerror(err));
+	if (!buf[0])
+		return parse_error(p, at, -EINVAL,
+				   "%s is empty, expected terms like event=0x3c,umask=0x1", path);
+	err = pmu_terms(p, pmu, attr, buf, at, depth + 1);
+	if (err && p->error) {
+		char inner[sizeof(p->error->msg)];
+
+		snprintf(inner, sizeof(inner), "%s", p->error->msg);
+		parse_error(p, at, err, "%s holds '%s': %s", path, printable(buf, show, sizeof(show)),
+			    inner);
+	}
+	return err;
+
+out_unknown:
 	return parse_error(p, at, -EINVAL, "unknown term '%s' for PMU '%s' (see %s/%s/format)",
 			   name, pmu, root, pmu);
 }
@@ -475,7 +620,7 @@ static int parse_pmu_event(struct parser *p, const char *start, size_t pmulen,
 {
 	const char *root = parse_events__pmu_root(p->env);
 	const char *terms = start + pmulen + 1, *close;
-	char path[PATH_MAX], buf[64], *pmu, *t;
+	char path[PATH_MAX], buf[64], show[64], *pmu, *t;
 	__u64 type;
 	int err;
 
@@ -489,8 +634,20 @@ static int parse_pmu_event(struct parser *p, const char *start, size_t pmulen,
 		goto out_free;
 	}
 	snprintf(path, sizeof(path), "%s/%s/type", root, pmu);
-	if (read_file(path, buf, sizeof(buf)) || parse_u64(buf, &type) || type > UINT32_MAX) {
+	err = read_file(path, buf, sizeof(buf));
+	if (err == -ENOENT || err == -ENOTDIR) {
 		err = parse_error(p, start, -ENOENT, "unknown PMU '%s' (no %s)", pmu, path);
+		goto out_free;
+	}
+	if (err) {
+		err = parse_error(p, start, err, "PMU '%s': cannot read %s: %s", pmu, path,
+				  read_strerror(err));
+		goto out_free;
+	}
+	if (parse_dec_u64(buf, &type) || type > UINT32_MAX) {
+		err = parse_error(p, start, -EINVAL,
+				  "PMU '%s': %s holds '%s', expected a decimal type below 2^32",
+				  pmu, path, printable(buf, show, sizeof(show)));
 		goto out_free;
 	}
 	attr->type = (__u32)type;
@@ -505,14 +662,24 @@ out_free:
 static int parse_tracepoint(struct parser *p, const char *tok, size_t syslen,
 			    size_t namelen, struct perf_event_attr *attr)
 {
-	char path[PATH_MAX], buf[64];
+	char path[PATH_MAX], buf[64], show[64];
 	__u64 id;
+	int err;
 
 	snprintf(path, sizeof(path), "%s/%.*s/%.*s/id", parse_events__tracefs(p->env),
 		 (int)syslen, tok, (int)namelen, tok + syslen + 1);
-	if (read_file(path, buf, sizeof(buf)) || parse_u64(buf, &id))
+	err = read_file(path, buf, sizeof(buf));
+	if (err == -ENOENT || err == -ENOTDIR)
 		return parse_error(p, tok, -ENOENT, "unknown tracepoint '%.*s' (no %s)",
 				   (int)(syslen + 1 + namelen), tok, path);
+	if (err)
+		return parse_error(p, tok, err, "tracepoint '%.*s': cannot read %s: %s",
+				   (int)(syslen + 1 + namelen), tok, path, read_strerror(err));
+	if (parse_dec_u64(buf, &id))
+		return parse_error(p, tok, -EINVAL,
+				   "tracepoint '%.*s': %s holds '%s', expected a decimal id",
+				   (int)(syslen + 1 + namelen), tok, path,
+				   printable(buf, show, sizeof(show)));
 	attr->type = PERF_TYPE_TRACEPOINT;
 	attr->config = id;
 	attr->sample_period = 1;
@@ -549,7 +716,8 @@ static int parse_event(struct parser *p)
 		colon = end;
 		while (isalpha((unsigned char)*end))
 			end++;
-		if (end != colon && apply_mods(&attr, colon, end - colon))
+		/* "cpu/event=1/:" needs modifiers after its ':', as perf */
+		if ((end != colon || colon[-1] == ':') && apply_mods(&attr, colon, end - colon))
 			return parse_error(p, colon, -EINVAL,
 					   "invalid modifier '%.*s' (expected u, k or h)",
 					   (int)(end - colon), colon);

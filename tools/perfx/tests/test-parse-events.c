@@ -13,6 +13,7 @@
 #include "lib/evlist.h"
 #include "lib/evsel.h"
 #include "lib/parse-events.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 static char root[64];
@@ -27,6 +28,20 @@ static void put(const char *rel, const char *content)
 	f = fopen(path, "w");
 	if (f) {
 		fputs(content, f);
+		fclose(f);
+	}
+}
+
+/* @len bytes of @data, NULs and all */
+static void putn(const char *rel, const char *data, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	if (f) {
+		fwrite(data, 1, len, f);
 		fclose(f);
 	}
 }
@@ -114,7 +129,383 @@ static void check_err(const char *str, int want_err)
 	evlist__delete(evlist);
 }
 
+/* the exact -errno and message; "%R" in @fmt is the fake tree's root */
+static void check_msg(const char *str, int want_err, const char *fmt)
+{
+	struct parse_events_error perr = { 0, "" };
+	struct evlist *evlist = evlist__new();
+	char want[512];
+	size_t len = 0;
+	const char *f;
+	int err;
+
+	for (f = fmt; *f && len + 1 < sizeof(want); f++) {
+		if (f[0] == '%' && f[1] == 'R') {
+			len += snprintf(want + len, sizeof(want) - len, "%s", root);
+			f++;
+			continue;
+		}
+		want[len++] = *f;
+	}
+	want[len < sizeof(want) ? len : sizeof(want) - 1] = '\0';
+	err = parse_events(evlist, str, &env, &perr);
+	tap_ok(err == want_err && evlist->nr == 0, "'%s' is rejected with %d (got %d)", str,
+	       want_err, err);
+	tap_str_eq(perr.msg, want, str);
+	evlist__delete(evlist);
+}
+
+/* a format file's text: the field and bits, as "1:0,1,2,3,8" */
+static void check_format(const char *fmt, int want_err, const char *want)
+{
+	int field = -1, bits[64], nr = 0, i, err;
+	char got[256] = "", shown[64];
+	size_t len = 0, n = 0;
+
+	err = parse_events__pmu_format(fmt, &field, bits, &nr);
+	if (!err) {
+		len = snprintf(got, sizeof(got), "%d:", field);
+		for (i = 0; i < nr && len < sizeof(got); i++)
+			len += snprintf(got + len, sizeof(got) - len, "%s%d", i ? "," : "", bits[i]);
+	}
+	for (i = 0; fmt[i] && n + 5 < sizeof(shown); i++)
+		n += snprintf(shown + n, sizeof(shown) - n,
+			      fmt[i] >= ' ' && fmt[i] < 127 ? "%c" : "\\x%02x",
+			      (unsigned char)fmt[i]);
+	shown[n] = '\0';
+	if (want_err)
+		tap_ok(err == want_err, "format '%s' is rejected with %d (got %d)", shown,
+		       want_err, err);
+	else
+		tap_ok(!err && !strcmp(got, want), "format '%s' is %s (got %d, %s)", shown, want,
+		       err, got);
+}
+
 #define W(...) ((const struct want[]){ __VA_ARGS__ })
+
+/* sysfs and tracefs files holding garbage, beside the good ones */
+static void setup_garbage(void)
+{
+	static char long_line[3000];
+
+	memset(long_line, '1', sizeof(long_line) - 1);
+	put("pmu/cpu/format/f_over", "config:0-99\n");
+	put("pmu/cpu/format/f_empty", "");
+	put("pmu/cpu/format/f_bin", "config:\xff\xfe\n");
+	putn("pmu/cpu/format/f_nul", "config:0-7\0junk", 15);
+	put("pmu/cpu/format/f_long", long_line);
+	put("pmu/cpu/format/f_neg", "config:-1");
+	put("pmu/cpu/format/f_small", "config:0-1\n");
+	put("pmu/cpu/format/f_nonl", "config:8-9");
+	put("pmu/cpu/format/f_split", "config:0-7,32-35\n");
+	put("pmu/cpu/format/f_full", "config:0-63\n");
+	put("pmu/cpu/format/f_order", "config1:4,0\n");
+	mk("pmu/cpu/format/f_dir");
+	put("pmu/cpu/events/e_empty", "\n");
+	put("pmu/cpu/events/e_bad", "event=0x3c,bogus=1\n");
+	put("pmu/cpu/events/e_range", "event=0x1ff\n");
+	put("pmu/cpu/events/e_rec", "cycles-t\n");
+	put("pmu/cpu/events/e_comma", "event=1,,umask=1\n");
+	put("pmu/cpu/events/e_long", long_line);
+	mk("pmu/tbig");
+	put("pmu/tbig/type", "4294967296\n");
+	mk("pmu/tneg");
+	put("pmu/tneg/type", "-1\n");
+	mk("pmu/thex");
+	put("pmu/thex/type", "0x4\n");
+	mk("pmu/tbin");
+	put("pmu/tbin/type", "\xff\xfe\n");
+	mk("pmu/tempty");
+	put("pmu/tempty/type", "");
+	mk("pmu/tsp");
+	put("pmu/tsp/type", " 7\n");
+	mk("pmu/tlong");
+	put("pmu/tlong/type", long_line);
+	mk("pmu/tdir");
+	mk("pmu/tdir/type");
+	mk("pmu/t7");
+	put("pmu/t7/type", "7");
+	mk("tp/bad");
+	mk("tp/bad/hex");
+	put("tp/bad/hex/id", "0x10\n");
+	mk("tp/bad/neg");
+	put("tp/bad/neg/id", "-1\n");
+	mk("tp/bad/big");
+	put("tp/bad/big/id", "18446744073709551616\n");
+	mk("tp/bad/max");
+	put("tp/bad/max/id", "18446744073709551615\n");
+	mk("tp/bad/empty");
+	put("tp/bad/empty/id", "");
+	mk("tp/bad/bin");
+	putn("tp/bad/bin/id", "4\0002\n", 4);
+	mk("tp/bad/long");
+	put("tp/bad/long/id", long_line);
+	mk("tp/bad/nonl");
+	put("tp/bad/nonl/id", "42");
+	mk("tp/bad/noid");
+}
+
+static void test_garbage_files(void)
+{
+	setup_garbage();
+	/* good values in odd but valid spellings */
+	check_ok("cpu/event=010/", 1, W({ "cpu/event=010/", 4, 10, 0, 0, 0 }));
+	check_ok("cpu/event=+3/", 1, W({ "cpu/event=+3/", 4, 3, 0, 0, 0 }));
+	check_ok("cpu//", 1, W({ "cpu//", 4, 0, 0, 0, 0 }));
+	check_ok("cpu/f_nonl=3/", 1, W({ "cpu/f_nonl=3/", 4, 0x300, 0, 0, 0 }));
+	check_ok("cpu/f_split=0x1ff/", 1, W({ "cpu/f_split=0x1ff/", 4, 0x1000000ffULL, 0, 0, 0 }));
+	check_ok("cpu/f_full=0xffffffffffffffff/", 1,
+		 W({ "cpu/f_full=0xffffffffffffffff/", 4, ~0ULL, 0, 0, 0 }));
+	check_ok("cpu/f_order=1/,cpu/f_order=2/", 2,
+		 W({ "cpu/f_order=1/", 4, 0, 0x10, 0, 0 }, { "cpu/f_order=2/", 4, 0, 1, 0, 1 }));
+	check_ok("t7/config=1/", 1, W({ "t7/config=1/", 7, 1, 0, 0, 0 }));
+	check_ok("bad:nonl", 1, W({ "bad:nonl", PERF_TYPE_TRACEPOINT, 42, 0, 0, 0 }));
+	check_ok("bad:max", 1, W({ "bad:max", PERF_TYPE_TRACEPOINT, ~0ULL, 0, 0, 0 }));
+
+	/* terms */
+	check_msg("cpu/event=0X3/", -EINVAL, "term 'event': expected a number, got '0X3'");
+	check_msg("cpu/event=0x/", -EINVAL, "term 'event': expected a number, got '0x'");
+	check_msg("cpu/event=/", -EINVAL, "term 'event': expected a number, got ''");
+	check_msg("cpu/event=1 /", -EINVAL, "term 'event': expected a number, got '1 '");
+	check_msg("cpu/config=18446744073709551616/", -EINVAL,
+		  "term 'config': expected a number, got '18446744073709551616'");
+	check_msg("cpu/,/", -EINVAL, "empty term in ',' (expected term[=value],...)");
+	check_msg("cpu/event=1,,umask=1/", -EINVAL,
+		  "empty term in 'event=1,,umask=1' (expected term[=value],...)");
+	check_msg("cpu/event=1,/", -EINVAL, "empty term in 'event=1,' (expected term[=value],...)");
+	check_msg("cpu/event=1/:", -EINVAL, "invalid modifier '' (expected u, k or h)");
+	check_msg("cpu/event=0x100/", -ERANGE, "term 'event=0x100' does not fit format 'config:0-7'");
+
+	/* format files */
+	check_msg("cpu/f_over=1/", -EINVAL,
+		  "%R/pmu/cpu/format/f_over holds 'config:0-99', expected a format like config:0-7,32-35");
+	check_msg("cpu/f_empty=1/", -EINVAL,
+		  "%R/pmu/cpu/format/f_empty holds '', expected a format like config:0-7,32-35");
+	check_msg("cpu/f_bin=1/", -EINVAL,
+		  "%R/pmu/cpu/format/f_bin holds 'config:\\xff\\xfe', expected a format like config:0-7,32-35");
+	check_msg("cpu/f_neg=1/", -EINVAL,
+		  "%R/pmu/cpu/format/f_neg holds 'config:-1', expected a format like config:0-7,32-35");
+	check_msg("cpu/f_nul=1/", -EINVAL,
+		  "cannot read %R/pmu/cpu/format/f_nul: it holds a NUL byte, expected one line of text");
+	check_msg("cpu/f_long=1/", -EFBIG,
+		  "cannot read %R/pmu/cpu/format/f_long: it is too long, expected one short line");
+	check_msg("cpu/f_dir=1/", -EISDIR, "cannot read %R/pmu/cpu/format/f_dir: Is a directory");
+	check_msg("cpu/f_small=4/", -ERANGE, "term 'f_small=4' does not fit format 'config:0-1'");
+
+	/* named events */
+	check_msg("cpu/e_empty/", -EINVAL,
+		  "%R/pmu/cpu/events/e_empty is empty, expected terms like event=0x3c,umask=0x1");
+	check_msg("cpu/e_bad/", -EINVAL,
+		  "%R/pmu/cpu/events/e_bad holds 'event=0x3c,bogus=1': unknown term 'bogus' for PMU 'cpu' (see %R/pmu/cpu/format)");
+	check_msg("cpu/e_range/", -ERANGE,
+		  "%R/pmu/cpu/events/e_range holds 'event=0x1ff': term 'event=0x1ff' does not fit format 'config:0-7'");
+	check_msg("cpu/e_rec/", -EINVAL,
+		  "%R/pmu/cpu/events/e_rec holds 'cycles-t': unknown term 'cycles-t' for PMU 'cpu' (see %R/pmu/cpu/format)");
+	check_msg("cpu/e_comma/", -EINVAL,
+		  "%R/pmu/cpu/events/e_comma holds 'event=1,,umask=1': empty term in 'event=1,,umask=1' (expected term[=value],...)");
+	check_msg("cpu/e_long/", -EFBIG,
+		  "cannot read %R/pmu/cpu/events/e_long: it is too long, expected one short line");
+	check_msg("cpu/e_bad=1/", -EINVAL,
+		  "unknown term 'e_bad' for PMU 'cpu' (see %R/pmu/cpu/format)");
+
+	/* type files */
+	check_msg("tbig/config=1/", -EINVAL,
+		  "PMU 'tbig': %R/pmu/tbig/type holds '4294967296', expected a decimal type below 2^32");
+	check_msg("tneg/config=1/", -EINVAL,
+		  "PMU 'tneg': %R/pmu/tneg/type holds '-1', expected a decimal type below 2^32");
+	check_msg("thex/config=1/", -EINVAL,
+		  "PMU 'thex': %R/pmu/thex/type holds '0x4', expected a decimal type below 2^32");
+	check_msg("tbin/config=1/", -EINVAL,
+		  "PMU 'tbin': %R/pmu/tbin/type holds '\\xff\\xfe', expected a decimal type below 2^32");
+	check_msg("tempty/config=1/", -EINVAL,
+		  "PMU 'tempty': %R/pmu/tempty/type holds '', expected a decimal type below 2^32");
+	check_msg("tsp/config=1/", -EINVAL,
+		  "PMU 'tsp': %R/pmu/tsp/type holds ' 7', expected a decimal type below 2^32");
+	check_msg("tlong/config=1/", -EFBIG,
+		  "PMU 'tlong': cannot read %R/pmu/tlong/type: it is too long, expected one short line");
+	check_msg("tdir/config=1/", -EISDIR,
+		  "PMU 'tdir': cannot read %R/pmu/tdir/type: Is a directory");
+	check_msg("nopmu/config=1/", -ENOENT, "unknown PMU 'nopmu' (no %R/pmu/nopmu/type)");
+
+	/* tracepoint id files */
+	check_msg("bad:hex", -EINVAL,
+		  "tracepoint 'bad:hex': %R/tp/bad/hex/id holds '0x10', expected a decimal id");
+	check_msg("bad:neg", -EINVAL,
+		  "tracepoint 'bad:neg': %R/tp/bad/neg/id holds '-1', expected a decimal id");
+	check_msg("bad:big", -EINVAL,
+		  "tracepoint 'bad:big': %R/tp/bad/big/id holds '18446744073709551616', expected a decimal id");
+	check_msg("bad:empty", -EINVAL,
+		  "tracepoint 'bad:empty': %R/tp/bad/empty/id holds '', expected a decimal id");
+	check_msg("bad:bin", -EINVAL,
+		  "tracepoint 'bad:bin': cannot read %R/tp/bad/bin/id: it holds a NUL byte, expected one line of text");
+	check_msg("bad:long", -EFBIG,
+		  "tracepoint 'bad:long': cannot read %R/tp/bad/long/id: it is too long, expected one short line");
+	check_msg("bad:noid", -ENOENT, "unknown tracepoint 'bad:noid' (no %R/tp/bad/noid/id)");
+}
+
+static void test_formats(void)
+{
+	check_format("config:0-7", 0, "0:0,1,2,3,4,5,6,7");
+	check_format("config1:0-3,8-11", 0, "1:0,1,2,3,8,9,10,11");
+	check_format("config2:63", 0, "2:63");
+	check_format("config:5,0", 0, "0:5,0");
+	check_format("config:00-02", 0, "0:0,1,2");
+	check_format("config:0-63", 0, "0:0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,"
+		     "21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,"
+		     "46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63");
+	check_format("", -EINVAL, NULL);
+	check_format("config", -EINVAL, NULL);
+	check_format("config:", -EINVAL, NULL);
+	check_format("config:0-99", -EINVAL, NULL);
+	check_format("config:64", -EINVAL, NULL);
+	check_format("config:4294967296", -EINVAL, NULL);
+	check_format("config:99999999999999999999", -EINVAL, NULL);
+	check_format("config:-1", -EINVAL, NULL);
+	check_format("config:3-1", -EINVAL, NULL);
+	check_format("config:0-7,", -EINVAL, NULL);
+	check_format("config:,0", -EINVAL, NULL);
+	check_format("config: 0-7", -EINVAL, NULL);
+	check_format("config:0-7 ", -EINVAL, NULL);
+	check_format("config:0-7\n", -EINVAL, NULL);
+	check_format("config:0-7,4", -EINVAL, NULL);
+	check_format("config:0-63,0", -EINVAL, NULL);
+	check_format("config:1-", -EINVAL, NULL);
+	check_format("config:0--5", -EINVAL, NULL);
+	check_format("config:+1", -EINVAL, NULL);
+	check_format("config:0x1", -EINVAL, NULL);
+	check_format("config:0-\xff", -EINVAL, NULL);
+	check_format("config3:0-7", -EINVAL, NULL);
+	check_format("Config:0-7", -EINVAL, NULL);
+	check_format("config1 :0", -EINVAL, NULL);
+}
+
+/* xorshift: the same garbage on every libc */
+static unsigned int rnd_state = 20240601;
+
+static unsigned int rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 17;
+	rnd_state ^= rnd_state << 5;
+	return rnd_state;
+}
+
+/*
+ * Random garbage and random mutations of valid lists: every result must
+ * be 0 with events named as substrings of the input, or one of the
+ * documented -errnos with a message and a position inside the input;
+ * a second parse must agree.  ASan/UBSan watch the rest.
+ */
+static void fuzz_events(void)
+{
+	static const char *const seeds[] = {
+		"cycles:u", "{cycles,instructions}:k,cs", "cpu/event=0x3c,umask=1/k",
+		"cpu/cycles-t/", "r003c", "sched:sched_switch:k", "L1-dcache-load-misses",
+		"cpu/split=0xff,config1=0/", "{task-clock,cpu/event=1/,r1}:u",
+		"cpu/f_split=0x1ff/", "bad:nonl", "t7/config=1/",
+	};
+	static const char alphabet[] = "abcdeuxkhr0123456789,,,:://{}=-_.x \xff\x01";
+	int i, j, bad = 0, ok = 0, rejected = 0;
+	char in[64];
+
+	for (i = 0; i < 4000; i++) {
+		struct parse_events_error perr = { -1, "" }, perr2 = { -1, "" };
+		struct evlist *evlist = evlist__new(), *again = evlist__new();
+		int err, err2, len;
+
+		if (i % 2) {
+			len = rnd() % 24;
+			for (j = 0; j < len; j++)
+				in[j] = alphabet[rnd() % (sizeof(alphabet) - 1)];
+			in[len] = '\0';
+		} else {
+			snprintf(in, sizeof(in), "%s", seeds[rnd() % ARRAY_SIZE(seeds)]);
+			len = strlen(in);
+			for (j = rnd() % 3; j > 0 && len > 0; j--) {
+				int at = rnd() % len;
+				char c = alphabet[rnd() % (sizeof(alphabet) - 1)];
+
+				switch (rnd() % 3) {
+				case 0:		/* replace */
+					in[at] = c;
+					break;
+				case 1:		/* delete */
+					memmove(in + at, in + at + 1, len - at);
+					len--;
+					break;
+				default:	/* insert */
+					if (len + 2 < (int)sizeof(in)) {
+						memmove(in + at + 1, in + at, len - at + 1);
+						in[at] = c;
+						len++;
+					}
+				}
+			}
+		}
+		err = parse_events(evlist, in, &env, &perr);
+		err2 = parse_events(again, in, &env, &perr2);
+		if (err != err2 || (err && strcmp(perr.msg, perr2.msg)) ||
+		    evlist->nr != again->nr) {
+			bad++;
+		} else if (err) {
+			rejected++;
+			if ((err != -EINVAL && err != -ENOENT && err != -ERANGE) || !perr.msg[0] ||
+			    perr.pos < 0 || perr.pos > (int)strlen(in)) {
+				if (bad++ < 5)
+					printf("#   input %d: %d at %d: %s\n", i, err, perr.pos,
+					       perr.msg);
+			}
+		} else {
+			ok++;
+			for (j = 0; j < evlist->nr; j++) {
+				if (!strstr(in, evlist->entries[j]->name)) {
+					if (bad++ < 5)
+						printf("#   input %d: event %s not in the input\n",
+						       i, evlist->entries[j]->name);
+				}
+			}
+		}
+		evlist__delete(evlist);
+		evlist__delete(again);
+	}
+	tap_ok(!bad && ok > 100 && rejected > 100,
+	       "4000 random and mutated event lists: %d parse, %d are rejected with a message, %d wrong",
+	       ok, rejected, bad);
+}
+
+/* random format texts: parsed bits are distinct, 0..63, and print back to the same */
+static void fuzz_formats(void)
+{
+	static const char alphabet[] = "config12:-,0123456789 \xff";
+	int i, j, bad = 0, ok = 0;
+	char in[40];
+
+	for (i = 0; i < 4000; i++) {
+		int field, bits[64], nr, field2, bits2[64], nr2, len;
+		char back[512];
+		size_t n;
+
+		len = rnd() % 16;
+		snprintf(in, sizeof(in), "%s", rnd() % 2 ? "config:" : "");
+		for (j = strlen(in); j < len + 7; j++)
+			in[j] = alphabet[rnd() % (sizeof(alphabet) - 1)];
+		in[j] = '\0';
+		if (parse_events__pmu_format(in, &field, bits, &nr))
+			continue;
+		ok++;
+		n = snprintf(back, sizeof(back), "config%.0d:", field);
+		for (j = 0; j < nr; j++)
+			n += snprintf(back + n, sizeof(back) - n, "%s%d", j ? "," : "", bits[j]);
+		if (parse_events__pmu_format(back, &field2, bits2, &nr2) || field2 != field ||
+		    nr2 != nr || memcmp(bits, bits2, nr * sizeof(int)))
+			bad++;
+		for (j = 0; j < nr; j++)
+			if (bits[j] < 0 || bits[j] > 63)
+				bad++;
+	}
+	tap_ok(!bad && ok > 50, "4000 random format texts: %d parse, each back to itself, %d wrong",
+	       ok, bad);
+}
 #define HW	PERF_TYPE_HARDWARE
 #define SW	PERF_TYPE_SOFTWARE
 #define HWC	PERF_TYPE_HW_CACHE
@@ -245,6 +636,11 @@ int main(void)
 	check_err("LLC-", -EINVAL);
 	check_err("L1-dcache-load-misses:x", -EINVAL);
 	check_err("node:nosuch", -EINVAL);
+
+	test_garbage_files();
+	test_formats();
+	fuzz_events();
+	fuzz_formats();
 
 	nr = 0;
 	if (parse_events__symbols(&nr))
