@@ -26,35 +26,78 @@
 
 #define CGROUP_PATTERN_CHARS	"{}[]()|*+?^$"
 
+/*
+ * The next space separated field of a mountinfo line, unescaped in place
+ * (the kernel writes ' ', '\t', '\n' and '\\' as \ and three octal
+ * digits); NULL at the end of the line.
+ */
+static char *mountinfo_field(char **sp)
+{
+	char *s = *sp, *field, *out;
+
+	s += strspn(s, " ");
+	if (!*s || *s == '\n')
+		return NULL;
+	field = out = s;
+	while (*s && *s != ' ' && *s != '\n') {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 4;
+			continue;
+		}
+		*out++ = *s++;
+	}
+	if (*s)
+		s++;
+	*out = '\0';
+	*sp = s;
+	return field;
+}
+
+/*
+ * The first cgroup2 mount point in @mountinfo (NULL: /proc/self/mountinfo).
+ * A line is "id parent maj:min root mountpoint opts [optional...] - fstype
+ * source superopts"; lines not spelled so (fields missing, no " - ", a
+ * mount point not absolute) are skipped.  -ENOENT when there is none,
+ * -ENAMETOOLONG when it does not fit @size.
+ */
 int cgroup__find_mnt(const char *mountinfo, char *buf, size_t size)
 {
-	char line[PATH_MAX * 2];
+	char *line = NULL;
+	size_t cap = 0;
 	int err = -ENOENT;
 	FILE *f;
 
 	f = fopen(mountinfo ? mountinfo : "/proc/self/mountinfo", "r");
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char mnt[PATH_MAX], *sep;
-		char fstype[64];
+	while (getline(&line, &cap, f) > 0) {
+		char *s = line, *field[6], *sep, *fstype;
+		int i;
 
-		/* id parent maj:min root mountpoint opts ... - fstype src sopts */
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+		for (i = 0; i < 6; i++) {
+			field[i] = mountinfo_field(&s);
+			if (!field[i] || !strcmp(field[i], "-"))
+				break;
+		}
+		if (i < 6 || field[4][0] != '/')
 			continue;
-		sep = strstr(line, " - ");
-		if (!sep || sscanf(sep + 3, "%63s", fstype) != 1)
+		/* optional fields up to the lone "-" */
+		while ((sep = mountinfo_field(&s)) && strcmp(sep, "-"))
+			;
+		fstype = sep ? mountinfo_field(&s) : NULL;
+		if (!fstype || strcmp(fstype, "cgroup2"))
 			continue;
-		if (strcmp(fstype, "cgroup2"))
-			continue;
-		if (strlen(mnt) >= size) {
+		if (strlen(field[4]) >= size) {
 			err = -ENAMETOOLONG;
 			break;
 		}
-		memcpy(buf, mnt, strlen(mnt) + 1);
+		memcpy(buf, field[4], strlen(field[4]) + 1);
 		err = 0;
 		break;
 	}
+	free(line);
 	fclose(f);
 	return err;
 }
@@ -76,11 +119,31 @@ int cgroup__path_id(const char *path, __u64 *id)
 	return 0;
 }
 
+/* Does @name leave the mount ("..", "A/../..") or is it not a path (a newline)? */
+int cgroup__bad_name(const char *name)
+{
+	const char *s = name;
+
+	if (strchr(name, '\n'))
+		return 1;
+	while (*s) {
+		size_t len = strcspn(s, "/");
+
+		if (len == 2 && !strncmp(s, "..", 2))
+			return 1;
+		s += len;
+		s += strspn(s, "/");
+	}
+	return 0;
+}
+
 int cgroup__new(const char *mnt, const char *name, struct cgroup **cgrpp)
 {
 	struct cgroup *cgrp;
 	int err = -ENOMEM;
 
+	if (cgroup__bad_name(name))
+		return -EINVAL;
 	cgrp = calloc(1, sizeof(*cgrp));
 	if (!cgrp)
 		return -ENOMEM;
@@ -175,17 +238,21 @@ static int cgroup_walk(const char *root, size_t root_len, const char *dir,
 	if (!dp)
 		return -errno;
 	while (!err && (d = readdir(dp))) {
-		char path[PATH_MAX];
+		char *path;
 
 		if (d->d_type != DT_DIR || !strcmp(d->d_name, ".") ||
 		    !strcmp(d->d_name, ".."))
 			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir, d->d_name) >=
-		    (int)sizeof(path)) {
-			err = -ENAMETOOLONG;
+		/* on the heap: a deep tree must not need PATH_MAX of stack a level */
+		if (asprintf(&path, "%s/%s", dir, d->d_name) < 0) {
+			err = -ENOMEM;
 			break;
 		}
-		err = cgroup_walk(root, root_len, path, all);
+		if (strlen(path) >= PATH_MAX)
+			err = -ENAMETOOLONG;
+		else
+			err = cgroup_walk(root, root_len, path, all);
+		free(path);
 	}
 	closedir(dp);
 	return err;

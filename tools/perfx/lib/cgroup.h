@@ -20,6 +20,7 @@ struct cgroup {
 };
 
 int cgroup__find_mnt(const char *mountinfo, char *buf, size_t size);
+int cgroup__bad_name(const char *name);
 int cgroup__new(const char *mnt, const char *name, struct cgroup **cgrpp);
 struct cgroup *cgroup__get(struct cgroup *cgrp);
 void cgroup__put(struct cgroup *cgrp);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lib/cgroup.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 static char root[64];
@@ -79,6 +80,132 @@ static int before(const char *dir, const char *a, const char *b)
 	return ia < ib;
 }
 
+/* cgroup__find_mnt() on a mountinfo holding @text: its -errno and mount */
+static void check_mnt(const char *text, size_t size, int want_err, const char *want,
+		      const char *what)
+{
+	static const char *path = "/tmp/perfx-test-mountinfo";
+	char mnt[4096] = "";
+	int err;
+	FILE *f;
+
+	f = fopen(path, "w");
+	if (!f) {
+		tap_skip(what, "cannot write a mountinfo file");
+		return;
+	}
+	fputs(text, f);
+	fclose(f);
+	err = cgroup__find_mnt(path, mnt, size);
+	if (want_err)
+		tap_ok(err == want_err, "mountinfo %s: %d (got %d, '%s')", what, want_err, err,
+		       err ? "" : mnt);
+	else
+		tap_ok(!err && !strcmp(mnt, want), "mountinfo %s: '%s' (got %d, '%s')", what, want,
+		       err, mnt);
+	unlink(path);
+}
+
+#define CG2	"35 25 0:30 / /sys/fs/cgroup/unified rw,relatime shared:9 - cgroup2 cgroup2 rw\n"
+
+static void test_mountinfo(void)
+{
+	char *big;
+	size_t i;
+
+	check_mnt("", 4096, -ENOENT, NULL, "empty");
+	check_mnt(CG2, 4096, 0, "/sys/fs/cgroup/unified", "one cgroup2 line");
+	check_mnt("35 25 0:30 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw", 4096, 0,
+		  "/sys/fs/cgroup/unified", "without a trailing newline");
+	check_mnt("35 25 0:30 / /a rw shared:1 master:2 propagate_from:3 - cgroup2 none rw\n",
+		  4096, 0, "/a", "with three optional fields");
+	check_mnt("35 25 0:30 / /my\\040cg\\134x\\011 rw - cgroup2 none rw\n", 4096, 0,
+		  "/my cg\\x\t", "with \\040, \\134 and \\011 escapes");
+	check_mnt("35 25 0:30 / /a\\9z\\04 rw - cgroup2 none rw\n", 4096, 0, "/a\\9z\\04",
+		  "with backslashes that are no escapes");
+	check_mnt("1 2 - cgroup2 cgroup2 rw\n" CG2, 4096, 0, "/sys/fs/cgroup/unified",
+		  "after a line with fields missing");
+	check_mnt("1 2 3 4 - cgroup2 x y\n" CG2, 4096, 0, "/sys/fs/cgroup/unified",
+		  "after a line whose mount point is the separator");
+	check_mnt("1 2 0:3 / relative rw - cgroup2 x rw\n", 4096, -ENOENT, NULL,
+		  "with a relative mount point only");
+	check_mnt("1 2 0:3 / /a rw cgroup2 x rw\n", 4096, -ENOENT, NULL, "without the ' - '");
+	check_mnt("1 2 0:3 / /a rw -\n", 4096, -ENOENT, NULL, "without a type after ' - '");
+	check_mnt("1 2 0:3 / /a rw - cgroup2x x rw\n1 2 0:3 / /b rw - cgroup x rw\n", 4096,
+		  -ENOENT, NULL, "with cgroup2x and cgroup (v1) only");
+	check_mnt("\xff\xfe\x01 \x80\n\n\n" CG2, 4096, 0, "/sys/fs/cgroup/unified",
+		  "after binary junk and blank lines");
+	check_mnt(CG2 "36 25 0:31 / /second rw - cgroup2 cgroup2 rw\n", 4096, 0,
+		  "/sys/fs/cgroup/unified", "with two cgroup2 mounts: the first");
+	check_mnt(CG2, 10, -ENAMETOOLONG, NULL, "into a buffer of 10 bytes");
+
+	/* a 20000-byte line whose tail looks like a cgroup2 line */
+	big = malloc(20200);
+	if (big) {
+		size_t len = snprintf(big, 20200, "1 2 0:3 / /o rw - overlay overlay rw,lowerdir=");
+
+		for (i = len; i < 16384 - 10; i++)
+			big[i] = 'x';
+		len = i + snprintf(big + i, 20200 - i,
+				   " 9 9 9:9 / /evil rw - cgroup2 cgroup2 rw\n" CG2);
+		check_mnt(big, 4096, 0, "/sys/fs/cgroup/unified",
+			  "after a 16 KB line: its tail is no line of its own");
+		/* a cgroup2 mount point of 5000 bytes */
+		len = snprintf(big, 20200, "1 2 0:3 / /");
+		for (i = 0; i < 5000; i++)
+			big[len++] = 'm';
+		snprintf(big + len, 20200 - len, " rw - cgroup2 x rw\n");
+		check_mnt(big, 4096, -ENAMETOOLONG, NULL, "with a mount point of 5000 bytes");
+		free(big);
+	}
+}
+
+static void test_names(void)
+{
+	static const struct {
+		const char *name;
+		int bad;
+	} names[] = {
+		{ "A", 0 }, { "A/sub", 0 }, { "/", 0 }, { "", 0 }, { "..A", 0 }, { "A..", 0 },
+		{ "a/.../b", 0 }, { "..", 1 }, { "../x", 1 }, { "A/../..", 1 }, { "A//..", 1 },
+		{ "/..", 1 }, { "A/..", 1 }, { "a\nb", 1 },
+	};
+	struct cgroup *cgrp = NULL;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		tap_ok(cgroup__bad_name(names[i].name) == names[i].bad, "cgroup name '%s' is %s",
+		       strcmp(names[i].name, "a\nb") ? names[i].name : "a\\nb",
+		       names[i].bad ? "refused" : "taken");
+	tap_ok(cgroup__new(root, "../..", &cgrp) == -EINVAL && !cgrp,
+	       "a name leaving the mount is -EINVAL, nothing opened");
+}
+
+/* a 2000 levels deep tree walks to the end, with little stack a level */
+static void test_deep(void)
+{
+	struct cgroup_names n;
+	char err[256] = "", path[4200];
+	int depth = 0, ret;
+	size_t len;
+
+	len = snprintf(path, sizeof(path), "%s/deep", root);
+	mkdir(path, 0755);
+	while (len + 2 < 4090 - 2 && depth < 2000) {
+		len += snprintf(path + len, sizeof(path) - len, "/d");
+		if (mkdir(path, 0755))
+			break;
+		depth++;
+	}
+	snprintf(path, sizeof(path), "%s/deep", root);
+	ret = cgroup_names__expand(path, "d$", &n, err, sizeof(err));
+	tap_ok(!ret && depth > 1500 && n.nr == depth,
+	       "a tree %d levels deep: every level matches 'd$' (got %d, %d %s)", depth, ret,
+	       ret ? 0 : n.nr, err);
+	if (!ret)
+		cgroup_names__exit(&n);
+}
+
 int main(void)
 {
 	char mnt[256], buf[512], cmd[128];
@@ -136,6 +263,9 @@ int main(void)
 		tap_ok(ret == -ENOENT, "'A|B' is a basic regex: '|' is literal, as in perf");
 	}
 
+	test_mountinfo();
+	test_names();
+	test_deep();
 	f = fopen("/tmp/perfx-test-mountinfo", "w");
 	if (f) {
 		fputs("22 1 0:21 / /proc rw - proc proc rw\n"
