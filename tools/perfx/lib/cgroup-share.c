@@ -20,11 +20,13 @@
  * syscalls through @nr_syscalls so the benchmark can report them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
 #include "cgroup-share.h"
+#include "debug.h"
 #include "evsel.h"
 
 int cgroup_share__attach(int fd, const __u64 *ids, int nr)
@@ -81,8 +83,9 @@ static const __u64 *parse_values(const __u64 *v, __u64 read_format, struct evsel
 static int read_one_by_one(int fd, __u64 read_format, const __u64 *ids, int nr,
 			   struct evsel_counts *out, unsigned long *nr_syscalls)
 {
+	size_t want = read_values_size(read_format) * sizeof(__u64);
 	__u64 buf[2 + 8];
-	int i;
+	int i, ret;
 
 	for (i = 0; i < nr; i++) {
 		memset(buf, 0, sizeof(buf));
@@ -90,28 +93,103 @@ static int read_one_by_one(int fd, __u64 read_format, const __u64 *ids, int nr,
 		buf[1] = ids[i];
 		if (nr_syscalls)
 			(*nr_syscalls)++;
-		if (ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, buf) < 0)
+		ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, buf);
+		if (ret < 0)
 			return -errno;
+		if ((size_t)ret < want || (size_t)ret > sizeof(buf) - 2 * sizeof(__u64)) {
+			pr_err("READ_CGROUP of cgroup id %llu: a reply of %d bytes, expected %zu\n",
+			       (unsigned long long)ids[i], ret, want);
+			return -EPROTO;
+		}
 		parse_values(buf + 2, read_format, &out[i]);
 	}
 	return 0;
 }
 
-int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
-		       struct evsel_counts *out, unsigned long *nr_syscalls)
+int cgroup_share__parse_reply(const __u64 *reply, size_t bytes, __u64 read_format,
+			      const __u64 *ids, int nr, struct evsel_counts *out,
+			      char *why, size_t whylen)
 {
-	int per = 1 + read_values_size(read_format), i, k, ret, err = 0;
-	size_t size = (3 + (size_t)nr * per) * sizeof(__u64);
-	const __u64 *v;
-	__u64 *buf, got;
-	char *seen;
+	size_t per = 1 + read_values_size(read_format);
+	struct evsel_counts *tmp = NULL;
+	const __u64 *v = reply;
+	int i, k, err = 0;
+	char *seen = NULL;
+	__u64 got;
 
-	buf = calloc(1, size);
+	why[0] = '\0';
+	if (nr < 0)
+		return -EINVAL;
+	if (bytes < sizeof(__u64) || bytes % sizeof(__u64)) {
+		snprintf(why, whylen, "a reply of %zu bytes, expected a count and %zu words a cgroup",
+			 bytes, per);
+		return -EPROTO;
+	}
+	got = *v++;
+	if (got > (__u64)nr) {
+		snprintf(why, whylen, "a reply for %llu cgroups, expected at most the %d attached",
+			 (unsigned long long)got, nr);
+		return -EPROTO;
+	}
+	if (bytes < sizeof(__u64) * (1 + got * per)) {
+		snprintf(why, whylen, "a reply of %zu bytes for %llu cgroups, expected %llu",
+			 bytes, (unsigned long long)got,
+			 (unsigned long long)(sizeof(__u64) * (1 + got * per)));
+		return -EPROTO;
+	}
+	tmp = calloc(nr ? nr : 1, sizeof(*tmp));
 	seen = calloc(nr ? nr : 1, 1);
-	if (!buf || !seen) {
+	if (!tmp || !seen) {
 		err = -ENOMEM;
 		goto out_free;
 	}
+	for (k = 0; (__u64)k < got; k++) {
+		__u64 id = *v++;
+
+		/* the kernel answers in attach order: search only if it did not */
+		i = k < nr && ids[k] == id && !seen[k] ? k : 0;
+		for (; i < nr && (ids[i] != id || seen[i]); i++)
+			;
+		if (i == nr) {
+			for (i = 0; i < nr && ids[i] != id; i++)
+				;
+			snprintf(why, whylen, "%s cgroup id %llu in the reply",
+				 i < nr ? "a duplicate" : "an unknown", (unsigned long long)id);
+			err = -EPROTO;
+			goto out_free;
+		}
+		v = parse_values(v, read_format, &tmp[i]);
+		seen[i] = 1;
+	}
+	for (i = 0; i < nr; i++) {
+		if (!seen[i]) {
+			snprintf(why, whylen, "cgroup id %llu is not in the reply",
+				 (unsigned long long)ids[i]);
+			err = -ENOENT;	/* detached behind our back */
+			goto out_free;
+		}
+	}
+	if (nr)
+		memcpy(out, tmp, nr * sizeof(*out));
+out_free:
+	free(seen);
+	free(tmp);
+	return err;
+}
+
+int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
+		       struct evsel_counts *out, unsigned long *nr_syscalls)
+{
+	int per = 1 + read_values_size(read_format), ret, err = 0;
+	size_t size = (3 + (size_t)nr * per) * sizeof(__u64);
+	char why[128];
+	__u64 *buf;
+
+	if (nr < 0)
+		return -EINVAL;
+	buf = calloc(1, size);
+	if (!buf)
+		return -ENOMEM;
 	buf[0] = size;
 	buf[1] = 0;
 	if (nr_syscalls)
@@ -124,31 +202,19 @@ int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
 			err = read_one_by_one(fd, read_format, ids, nr, out, nr_syscalls);
 		goto out_free;
 	}
-	got = buf[2];
-	if ((size_t)ret < sizeof(__u64) * (1 + got * per) || got > (__u64)nr) {
+	if ((size_t)ret > size - 2 * sizeof(__u64)) {
+		snprintf(why, sizeof(why), "a reply of %d bytes in a buffer of %zu", ret,
+			 size - 2 * sizeof(__u64));
 		err = -EPROTO;
-		goto out_free;
+	} else {
+		err = cgroup_share__parse_reply(buf + 2, ret, read_format, ids, nr, out, why,
+						sizeof(why));
 	}
-	v = buf + 3;
-	for (k = 0; (__u64)k < got; k++) {
-		__u64 id = *v++;
-
-		/* the kernel answers in attach order: search only if it did not */
-		i = k < nr && ids[k] == id ? k : 0;
-		for (; i < nr && ids[i] != id; i++)
-			;
-		if (i == nr) {
-			err = -EPROTO;
-			goto out_free;
-		}
-		v = parse_values(v, read_format, &out[i]);
-		seen[i] = 1;
-	}
-	for (i = 0; i < nr; i++)
-		if (!seen[i])
-			err = -ENOENT;	/* detached behind our back */
+	if (err == -EPROTO)
+		pr_err("READ_CGROUP for %d cgroups: %s\n", nr, why);
+	else if (err)
+		pr_debug("READ_CGROUP for %d cgroups: %s\n", nr, why);
 out_free:
-	free(seen);
 	free(buf);
 	return err;
 }

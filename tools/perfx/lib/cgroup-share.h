@@ -4,6 +4,7 @@
 
 #include <linux/ioctl.h>
 #include <linux/types.h>
+#include <stddef.h>
 
 struct evsel_counts;
 
@@ -36,6 +37,16 @@ int cgroup_share__detach(int fd);
  */
 int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
 		       struct evsel_counts *out, unsigned long *nr_syscalls);
+/*
+ * The batch reply @reply[0..@bytes) (what follows the 16-byte header:
+ * { nr, { id, values... }[nr] }) into @out[0..nr-1] in @ids order.
+ * -EPROTO for a reply that does not parse (short, a count above @nr, an
+ * unknown or repeated id), -ENOENT when an id of @ids is missing; @why
+ * then says what.  @out is only written on success.
+ */
+int cgroup_share__parse_reply(const __u64 *reply, size_t bytes, __u64 read_format,
+			      const __u64 *ids, int nr, struct evsel_counts *out,
+			      char *why, size_t whylen);
 /* A sentence on why the kernel cannot do shared mode, for -ENOTTY etc. */
 const char *cgroup_share__strerror(int err);
 

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Proves the READ_CGROUP batch reply parser takes the kernel's layout in
+ * any order and refuses garbage (a wrong count, unknown or repeated ids, a
+ * short or ragged size) with the exact -errno, leaving the output alone;
+ * and, through a fake ioctl(), that cgroup_share__read() checks the
+ * kernel's byte count and falls back to one cgroup at a time on -EINVAL.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+
+#include "lib/cgroup-share.h"
+#include "lib/evsel.h"
+#include "lib/util.h"
+#include "tests/tap.h"
+
+#define RF	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/* what the fake kernel does with the next READ_CGROUP calls */
+static struct {
+	int batch_errno;		/* the batch call fails with this */
+	const __u64 *reply;		/* else: copied after the header */
+	size_t words;
+	int ret;			/* and this is returned */
+	int one_ret;			/* one-by-one calls return this many bytes */
+	int calls;
+} fake;
+
+int ioctl(int fd, unsigned long req, ...);
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	__u64 *buf;
+	va_list ap;
+
+	(void)fd;
+	va_start(ap, req);
+	buf = va_arg(ap, __u64 *);
+	va_end(ap);
+	fake.calls++;
+	if (req != PERF_EVENT_IOC_READ_CGROUP) {
+		errno = ENOTTY;
+		return -1;
+	}
+	if (buf[1] == 0) {
+		if (fake.batch_errno) {
+			errno = fake.batch_errno;
+			return -1;
+		}
+		memcpy(buf + 2, fake.reply, fake.words * sizeof(__u64));
+		return fake.ret;
+	}
+	/* one cgroup: its id times 10, ena 2, run 1 */
+	buf[2] = buf[1] * 10;
+	buf[3] = 2;
+	buf[4] = 1;
+	return fake.one_ret;
+}
+
+static const __u64 ids[] = { 11, 22, 33 };
+
+static const struct evsel_counts poison = { 0xdead, 0xdead, 0xdead };
+
+static int untouched(const struct evsel_counts *out, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (memcmp(&out[i], &poison, sizeof(poison)))
+			return 0;
+	return 1;
+}
+
+/* "val/ena/run,..." */
+static void show(const struct evsel_counts *out, int nr, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < nr && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s%llu/%llu/%llu", i ? "," : "",
+				(unsigned long long)out[i].val, (unsigned long long)out[i].ena,
+				(unsigned long long)out[i].run);
+}
+
+static void check(const char *what, const __u64 *reply, size_t bytes, __u64 rf, int nr,
+		  int want_err, const char *want)
+{
+	struct evsel_counts out[3] = { poison, poison, poison };
+	char why[128], got[256];
+	int err;
+
+	err = cgroup_share__parse_reply(reply, bytes, rf, ids, nr, out, why, sizeof(why));
+	if (want_err) {
+		tap_ok(err == want_err && untouched(out, 3),
+		       "%s: %d, output untouched (got %d)", what, want_err, err);
+		tap_str_eq(why, want, what);
+		return;
+	}
+	show(out, nr, got, sizeof(got));
+	tap_ok(!err && !strcmp(got, want), "%s: %s (got %d, %s)", what, want, err, got);
+}
+
+#define R(...)	((const __u64[]){ __VA_ARGS__ })
+#define B(n)	((n) * sizeof(__u64))
+
+static void test_parse(void)
+{
+	check("in attach order", R(3, 11, 1, 2, 3, 22, 4, 5, 6, 33, 7, 8, 9), B(13), RF, 3, 0,
+	      "1/2/3,4/5/6,7/8/9");
+	check("in another order", R(3, 33, 7, 8, 9, 11, 1, 2, 3, 22, 4, 5, 6), B(13), RF, 3, 0,
+	      "1/2/3,4/5/6,7/8/9");
+	check("with the first of two missing", R(1, 22, 5), B(3), 0, 2, -ENOENT,
+	      "cgroup id 11 is not in the reply");
+	check("without times", R(3, 11, 1, 22, 2, 33, 3), B(7), 0, 3, 0, "1/0/0,2/0/0,3/0/0");
+	check("with ids and lost counts", R(1, 11, 5, 6, 7, 99, 98), B(7),
+	      RF | PERF_FORMAT_ID | PERF_FORMAT_LOST, 1, 0, "5/6/7");
+	check("no cgroups attached, none replied", R(0), B(1), RF, 0, 0, "");
+	check("with a count above the attached", R(4, 11, 1, 2, 3), B(5), RF, 3, -EPROTO,
+	      "a reply for 4 cgroups, expected at most the 3 attached");
+	check("with a count of 2^63", R(1ULL << 63, 11, 1, 2, 3), B(5), RF, 3, -EPROTO,
+	      "a reply for 9223372036854775808 cgroups, expected at most the 3 attached");
+	check("with a count below the attached", R(2, 11, 1, 2, 3, 22, 4, 5, 6), B(9), RF, 3,
+	      -ENOENT, "cgroup id 33 is not in the reply");
+	check("with an unknown id", R(2, 11, 1, 2, 3, 44, 4, 5, 6), B(9), RF, 2, -EPROTO,
+	      "an unknown cgroup id 44 in the reply");
+	check("with id 0", R(1, 0, 1, 2, 3), B(5), RF, 1, -EPROTO,
+	      "an unknown cgroup id 0 in the reply");
+	check("with an id twice", R(2, 11, 1, 2, 3, 11, 4, 5, 6), B(9), RF, 2, -EPROTO,
+	      "a duplicate cgroup id 11 in the reply");
+	check("short by a word", R(2, 11, 1, 2, 3, 22, 4, 5), B(8), RF, 2, -EPROTO,
+	      "a reply of 64 bytes for 2 cgroups, expected 72");
+	check("of no bytes", R(0), 0, RF, 1, -EPROTO,
+	      "a reply of 0 bytes, expected a count and 4 words a cgroup");
+	check("of 7 bytes", R(0), 7, RF, 1, -EPROTO,
+	      "a reply of 7 bytes, expected a count and 4 words a cgroup");
+	check("of a ragged size", R(1, 11, 1, 2, 3), B(5) - 3, RF, 1, -EPROTO,
+	      "a reply of 37 bytes, expected a count and 4 words a cgroup");
+}
+
+static void test_read(void)
+{
+	struct evsel_counts out[3] = { poison, poison, poison };
+	unsigned long calls = 0;
+	char got[256];
+	int err;
+
+	fake.batch_errno = 0;
+	fake.reply = R(3, 11, 1, 2, 3, 22, 4, 5, 6, 33, 7, 8, 9);
+	fake.words = 13;
+	fake.ret = B(13);
+	err = cgroup_share__read(3, RF, ids, 3, out, &calls);
+	show(out, 3, got, sizeof(got));
+	tap_ok(!err && calls == 1 && !strcmp(got, "1/2/3,4/5/6,7/8/9"),
+	       "a batch read: one call, every cgroup (got %d, %lu, %s)", err, calls, got);
+
+	out[0] = out[1] = out[2] = poison;
+	fake.ret = B(13) + 8;	/* past the buffer perfx gave */
+	err = cgroup_share__read(3, RF, ids, 3, out, NULL);
+	tap_ok(err == -EPROTO && untouched(out, 3),
+	       "a kernel claiming more bytes than the buffer holds is -EPROTO (got %d)", err);
+	fake.ret = B(5);
+	err = cgroup_share__read(3, RF, ids, 3, out, NULL);
+	tap_ok(err == -EPROTO && untouched(out, 3),
+	       "a batch reply shorter than its count is -EPROTO (got %d)", err);
+
+	fake.batch_errno = ENOENT;
+	err = cgroup_share__read(3, RF, ids, 3, out, NULL);
+	tap_ok(err == -ENOENT && untouched(out, 3), "the kernel's -ENOENT is passed on (got %d)",
+	       err);
+
+	/* a kernel without the batch form: one call per cgroup */
+	fake.batch_errno = EINVAL;
+	fake.one_ret = B(3);
+	calls = 0;
+	err = cgroup_share__read(3, RF, ids, 3, out, &calls);
+	show(out, 3, got, sizeof(got));
+	tap_ok(!err && calls == 4 && !strcmp(got, "110/2/1,220/2/1,330/2/1"),
+	       "-EINVAL falls back to one call per cgroup (got %d, %lu calls, %s)", err, calls,
+	       got);
+	fake.one_ret = B(2);
+	err = cgroup_share__read(3, RF, ids, 3, out, NULL);
+	tap_ok(err == -EPROTO, "a one-cgroup reply short of the read_format is -EPROTO (got %d)",
+	       err);
+	fake.one_ret = B(9);
+	err = cgroup_share__read(3, RF, ids, 3, out, NULL);
+	tap_ok(err == -EPROTO, "a one-cgroup reply past the buffer is -EPROTO (got %d)", err);
+	tap_ok(cgroup_share__read(3, RF, ids, -1, out, NULL) == -EINVAL,
+	       "a negative cgroup count is -EINVAL");
+}
+
+/* random replies: never a crash, a result among the documented ones */
+static void fuzz(void)
+{
+	unsigned int x = 77;
+	int i, j, bad = 0, ok = 0;
+
+	for (i = 0; i < 3000; i++) {
+		struct evsel_counts out[3] = { poison, poison, poison };
+		__u64 reply[16];
+		char why[128];
+		int err, words, nr = 1 + i % 3;
+
+		for (j = 0; j < 16; j++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			/* mostly plausible counts and ids */
+			reply[j] = x % 4 ? x % 5 : j % 4 == 1 ? ids[x % 3] : x;
+			if (j % 4 == 1 && x % 3)
+				reply[j] = ids[(x >> 3) % 3];
+		}
+		words = x % 17;
+		err = cgroup_share__parse_reply(reply, B(words), RF, ids, nr, out, why,
+						sizeof(why));
+		if (!err)
+			ok++;
+		if ((err && err != -EPROTO && err != -ENOENT) || (err && (!why[0] ||
+		    !untouched(out, 3))) || (!err && !untouched(out + nr, 3 - nr)))
+			bad++;
+	}
+	tap_ok(!bad, "3000 random replies: %d parse, the rest -EPROTO/-ENOENT with a reason, %d wrong",
+	       ok, bad);
+}
+
+int main(void)
+{
+	tap_start("cgroup-share");
+	test_parse();
+	test_read();
+	fuzz();
+	return tap_done();
+}
