@@ -212,7 +212,8 @@ static int stat_value_error(const char *name, const char *fmt, ...)
 	return USAGE_EXIT_STATUS;
 }
 
-static int parse_uint(const char *s, unsigned long max, unsigned long *val)
+/* decimal in [@min, @max]: -EINVAL when it is no number, -ERANGE outside */
+static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *val)
 {
 	char *end;
 
@@ -220,8 +221,10 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *val)
 		return -EINVAL;
 	errno = 0;
 	*val = strtoul(s, &end, 10);
-	if (errno || *end || *val > max)
+	if (end == s || *end)
 		return -EINVAL;
+	if (errno || *val < min || *val > max)
+		return -ERANGE;
 	return 0;
 }
 
@@ -251,7 +254,7 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 	};
 	unsigned long v;
 	bool no_aggr = false;
-	int c;
+	int c, err;
 
 	opts->repeat = 1;
 	optind = 1;
@@ -284,15 +287,19 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 			opts->tid_list = optarg;
 			break;
 		case 'I':
-			if (parse_uint(optarg, UINT_MAX, &v) || v < 10)
-				return stat_value_error("-I", "-I '%s': expected milliseconds >= 10",
-							optarg);
+			err = parse_uint(optarg, 10, UINT_MAX, &v);
+			if (err)
+				return stat_value_error("-I",
+							"-I '%s': expected milliseconds from 10 to %u (%s)",
+							optarg, UINT_MAX, errname(err));
 			opts->interval = (unsigned int)v;
 			break;
 		case 'r':
-			if (parse_uint(optarg, INT_MAX, &v) || v < 1)
-				return stat_value_error("-r", "-r '%s': expected a positive count",
-							optarg);
+			err = parse_uint(optarg, 1, INT_MAX, &v);
+			if (err)
+				return stat_value_error("-r",
+							"-r '%s': expected a count from 1 to %d (%s)",
+							optarg, INT_MAX, errname(err));
 			opts->repeat = (int)v;
 			break;
 		case 'x':
@@ -327,7 +334,7 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 				opts->cgroup_mode = CGROUP_MODE_PER_CGROUP;
 			else
 				return stat_value_error("cgroup-mode",
-							"--cgroup-mode '%s': expected auto, shared or per-cgroup",
+							"--cgroup-mode '%s': expected auto, shared or per-cgroup (EINVAL)",
 							optarg);
 			break;
 		case 'v':

@@ -244,11 +244,14 @@ int usage_getopt_error(FILE *f, const char * const *usagestr,
 			return USAGE_EXIT_STATUS;
 		}
 		if (prev) {
-			/* perf names the last two it found */
-			fprintf(f, " Error: Ambiguous option: %.*s (could be --%s or --%s)\n",
-				(int)len, name, prev->long_name, last->long_name);
-			snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
-			usage_with_options_names(f, usagestr, opts, buf);
+			/*
+			 * perf names the last two it found, and quotes the
+			 * argument with its "=value" ("--f=x": "f=x", which
+			 * then names no option to show)
+			 */
+			fprintf(f, " Error: Ambiguous option: %s (could be --%s or --%s)\n",
+				name, prev->long_name, last->long_name);
+			usage_with_options_names(f, usagestr, opts, name);
 			return USAGE_EXIT_STATUS;
 		}
 		opt = last;	/* an abbreviation getopt_long() took */

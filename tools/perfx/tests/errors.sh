@@ -76,6 +76,47 @@ expect_fail "bad -r" "-r '0'" stat -r 0 -e task-clock true
 expect_fail "bad --cgroup-mode" "--cgroup-mode 'sometimes'" \
 	stat -a --cgroup-mode sometimes -e task-clock true
 expect_fail "unknown option" "unknown option '--bogus'" stat --bogus true
+
+# garbage numbers and lists: the value, what was expected, the errno
+expect_fail "-I below 10" "^ Error: -I '9': expected milliseconds from 10 to 4294967295 \(ERANGE\)$" \
+	stat -I 9 -e task-clock true
+expect_fail "-I of 2^32" "^ Error: -I '4294967296': expected milliseconds from 10 to 4294967295 \(ERANGE\)$" \
+	stat -I 4294967296 -e task-clock true
+expect_fail "-I negative" "^ Error: -I '-5': expected milliseconds .* \(EINVAL\)$" \
+	stat -I -5 -e task-clock true
+expect_fail "-I blank" "^ Error: -I ' ': expected milliseconds .* \(EINVAL\)$" \
+	stat -I ' ' -e task-clock true
+expect_fail "-I with a unit" "^ Error: -I '100ms': expected milliseconds .* \(EINVAL\)$" \
+	stat -I 100ms -e task-clock true
+expect_fail "-r of 2^31" "^ Error: -r '2147483648': expected a count from 1 to 2147483647 \(ERANGE\)$" \
+	stat -r 2147483648 -e task-clock true
+expect_fail "-r empty" "^ Error: -r '': expected a count from 1 to 2147483647 \(EINVAL\)$" \
+	stat -r '' -e task-clock true
+expect_fail "-C of 2^32" "^perfx: -C '4294967296': expected a CPU list like 0-3,6: .* \(ERANGE\)$" \
+	stat -C 4294967296 -e task-clock true
+expect_fail "-C reversed" "^perfx: -C '3-1': expected a CPU list like 0-3,6: .* \(EINVAL\)$" \
+	stat -C 3-1 -e task-clock true
+expect_fail "-C with a trailing comma" "^perfx: -C '0,': expected a CPU list" \
+	stat -C 0, -e task-clock true
+expect_fail "-p with a trailing comma" "^perfx: -p '1,': expected existing process ids: .* \(EINVAL\)$" \
+	stat -p 1, -e task-clock
+expect_fail "-t of 2^31" "^perfx: -t '2147483648': expected existing thread ids: .* \(EINVAL\)$" \
+	stat -t 2147483648 -e task-clock
+expect_fail "-t of 0" "^perfx: -t '0': expected existing thread ids: .* \(EINVAL\)$" \
+	stat -t 0 -e task-clock
+expect_fail "an event with an empty term" \
+	"event 'software/config=1,,config=2/': empty term in 'config=1,,config=2' .*\(EINVAL\)" \
+	stat -e 'software/config=1,,config=2/' true
+# a PMU and a tracepoint whose sysfs/tracefs files hold garbage
+mkdir -p "$work/pmu/junk" "$work/tp/sys/ev"
+printf '\377\376\n' > "$work/pmu/junk/type"
+printf '0x10\n' > "$work/tp/sys/ev/id"
+PERFX_PMU_ROOT=$work/pmu expect_fail "a PMU type file of binary bytes" \
+	"PMU 'junk': $work/pmu/junk/type holds '\\\\xff\\\\xfe', expected a decimal type below 2\^32 .*\(EINVAL\)" \
+	stat -e 'junk/config=1/' true
+PERFX_TRACEFS=$work/tp expect_fail "a tracepoint id in hex" \
+	"tracepoint 'sys:ev': $work/tp/sys/ev/id holds '0x10', expected a decimal id .*\(EINVAL\)" \
+	stat -e sys:ev true
 expect_fail "unwritable -o" "-o '/nonexistent/x'.*ENOENT" stat -o /nonexistent/x -e task-clock true
 if [ -w /dev/full ]; then
 	expect_fail "a full output is an error, not silence" "writing the output" \
@@ -110,7 +151,8 @@ expect_fail "perfx bench -G needs two names" "-G 'a': expected two cgroup names"
 	bench sched pipe -G a
 
 if [ "$(id -u)" != 0 ] || [ -z "$mnt" ]; then
-	for t in "missing cgroup" "no cgroup matched" "removed cgroup" "shared mode" "fallback"; do
+	for t in "missing cgroup" "no cgroup matched" "cgroup name leaving the mount" \
+		 "-G name leaving the mount" "removed cgroup" "shared mode" "fallback"; do
 		skip "$t" "needs root and a cgroup2 mount"
 	done
 else
@@ -118,6 +160,12 @@ else
 		stat -a --for-each-cgroup perfx-nosuch -e task-clock true
 	expect_fail "a pattern matching no cgroup" "no cgroup matched: perfx-nosuch.*" \
 		stat -a --for-each-cgroup 'perfx-nosuch.*' -e task-clock true
+	expect_fail "a cgroup name leaving the mount" \
+		"cgroup '\.\./x': expected a directory under the cgroup2 mount .*\(EINVAL\)" \
+		stat -a --for-each-cgroup ../x -e task-clock true
+	expect_fail "a -G name leaving the mount" \
+		"cgroup 'A/\.\./\.\.': expected a directory under the cgroup2 mount .*\(EINVAL\)" \
+		stat -a -e task-clock -G A/../.. true
 	mkdir -p "$mnt/$cg" "$mnt/$cg-gone"
 	expect_fail "a cgroup removed while counting" "cgroup '$cg-gone'.*removed while counting" \
 		stat -a --cgroup-mode per-cgroup --for-each-cgroup "$cg,$cg-gone" -e task-clock \

@@ -134,6 +134,18 @@ static void test_errors(void)
 			    "                          print counts with custom separator\n"
 			    "        --for-each-cgroup <name>\n"
 			    "                          expand events for each cgroup\n" },
+		/* garbage: perf quotes what follows "--", "=value" and all */
+		{ 0, "--f=x", " Error: Ambiguous option: f=x (could be --field-separator or --for-each-cgroup)\n"
+			      "\n Usage: perfx test [<options>]\n\n" },
+		{ 0, "--=x", " Error: Ambiguous option: =x (could be --log-fd or --help)\n"
+			     "\n Usage: perfx test [<options>]\n\n" },
+		{ 0, "---", "  Error: unknown option '---'\n\n Usage: perfx test [<options>]\n", true },
+		{ 0, "--\xff\xfe", "  Error: unknown option '--\xff\xfe'\n\n Usage: perfx test [<options>]\n",
+		  true },
+		{ 0, "-", "  Error: unknown switch '-?'\n\n Usage: perfx test [<options>]\n", true },
+		{ 300, "-", "  Error: unknown switch '-?'\n\n Usage: perfx test [<options>]\n", true },
+		{ -1, NULL, "  Error: unknown switch '-?'\n\n Usage: perfx test [<options>]\n", true },
+		{ 0, "--", "  Error: unknown switch '-?'\n\n Usage: perfx test [<options>]\n", true },
 		{ 0, "--log", " Error: option '--log-fd' requires a value\n"
 			      " Usage: perfx test [<options>]\n"
 			      "\n        --log-fd <n>      log output to fd, instead of stderr\n" },
@@ -148,10 +160,40 @@ static void test_errors(void)
 		out_close();
 		if (cases[i].prefix && strlen(cases[i].want) < len)
 			buf[strlen(cases[i].want)] = '\0';
-		tap_ok(ret == USAGE_EXIT_STATUS, "%s: exit %d", cases[i].arg, ret);
-		tap_str_eq(buf, cases[i].want, cases[i].arg);
+		tap_ok(ret == USAGE_EXIT_STATUS, "%s: exit %d", cases[i].arg ? cases[i].arg : "(null)",
+		       ret);
+		tap_str_eq(buf, cases[i].want, cases[i].arg ? cases[i].arg : "(null)");
 		free(buf);
 	}
+}
+
+/* a 10000-byte unknown option is quoted whole, a long -h word matches nothing */
+static void test_long(void)
+{
+	static char arg[10003], word[5000];
+	char *argv[] = { word };
+	int ret;
+
+	memset(arg, 'z', sizeof(arg) - 1);
+	arg[0] = arg[1] = '-';
+	out_open();
+	ret = usage_getopt_error(f, one, opts, 0, arg);
+	out_close();
+	tap_ok(ret == USAGE_EXIT_STATUS && len > sizeof(arg) &&
+	       !strncmp(buf + 25 + sizeof(arg) - 1, "'\n", 2),
+	       "a 10000-byte unknown option is quoted whole (%zu bytes out)", len);
+	free(buf);
+	memset(word, 'q', sizeof(word) - 1);
+	out_open();
+	usage_with_options_argv(f, one, opts, 1, argv);
+	tap_str_eq(out_close(), "\n Usage: perfx test [<options>]\n\n\n",
+		   "-h with a 4999-byte word shows no option");
+	free(buf);
+	out_open();
+	usage_with_options_names(f, one, opts, word);
+	tap_str_eq(out_close(), "\n Usage: perfx test [<options>]\n\n",
+		   "a 4999-byte option name shows no option");
+	free(buf);
 }
 
 int main(void)
@@ -159,5 +201,6 @@ int main(void)
 	tap_start("parse-options");
 	test_layout();
 	test_errors();
+	test_long();
 	return tap_done();
 }
