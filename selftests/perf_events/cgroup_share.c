@@ -431,7 +431,8 @@ TEST_F(share, reattach_keeps_counts)
 
 /*
  * 1,000 cgroups on one event: one batch read returns them all; only the
- * one with a task counts.
+ * one with a task counts.  Re-attached in reverse order, every cgroup
+ * keeps its count: the counts are carried over and read back in batches.
  */
 TEST_F(share, many_cgroups)
 {
@@ -440,6 +441,7 @@ TEST_F(share, many_cgroups)
 	__u64 *v = calloc(1 + 2 * n, sizeof(*v));
 	char path[PATH_MAX], name[32];
 	int i, busy = n / 2;
+	__u64 count;
 
 	ASSERT_NE(NULL, ids);
 	ASSERT_NE(NULL, v);
@@ -457,6 +459,22 @@ TEST_F(share, many_cgroups)
 	for (i = 0; i < n; i++) {
 		ASSERT_EQ(ids[i], v[1 + 2 * i]);
 		EXPECT_EQ(i == busy, v[2 + 2 * i] != 0);
+	}
+	count = v[2 + 2 * busy];
+
+	/* nothing counts any more: the busy task is gone, the event is off */
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	for (i = 0; i < n / 2; i++) {
+		__u64 id = ids[i];
+
+		ids[i] = ids[n - 1 - i];
+		ids[n - 1 - i] = id;
+	}
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, n));
+	ASSERT_EQ(8 * (1 + 2 * n), cgs_read(self->fd, 0, v, 1 + 2 * n));
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(ids[i], v[1 + 2 * i]);
+		EXPECT_EQ(i == n - 1 - busy ? count : 0, v[2 + 2 * i]);
 	}
 	free(v);
 	free(ids);
