@@ -63,8 +63,10 @@ series-check: deps
 # benchmarks run on the non-debug kernel: lockdep would dominate the costs
 bench: deps perfx
 	@scripts/kernel-build -c base
-	@scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh \
+	@scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 \
 		-o bench/results/overhead-guest-latest.md
+	@scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 -T \
+		-o bench/results/overhead-guest-latest-threads.md
 
 clean:
 	@$(MAKE) --no-print-directory -C selftests clean >/dev/null
