@@ -612,6 +612,13 @@ static int open_evlist(struct stat_ctx *ctx, struct evlist *evlist)
 		err = evsel__prepare(evsel, ctx->cpus, ctx->threads);
 		if (err)
 			return err;
+		/*
+		 * As perf stat: a group is read in one read(2) through its
+		 * leader.  The shared events read their cgroups one member
+		 * at a time (READ_CGROUP), so they keep the plain format.
+		 */
+		if (evlist != ctx->shared && evsel->leader->nr_members > 1)
+			evsel->attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
 		/* known unsupported since an earlier run (-r): no fds */
 		if (!evsel->supported)
 			evsel__close(evsel);
@@ -807,13 +814,11 @@ static int read_counters(struct stat_ctx *ctx)
 	if (!ctx->shared_mode) {
 		for (c = 0; c < ctx->cpus->nr; c++) {
 			affinity__set(&aff, ctx->cpus->map[c]);
-			evlist__for_each(ctx->evlist, i, evsel) {
-				err = evsel__read_cpu(evsel, c);
-				if (err) {
-					pr_err("reading event '%s': %s (%s)\n", evsel->name,
-					       strerror(-err), errname(err));
-					goto out;
-				}
+			err = evlist__read_cpu(ctx->evlist, c, &evsel);
+			if (err) {
+				pr_err("reading event '%s': %s (%s)\n", evsel->name,
+				       strerror(-err), errname(err));
+				goto out;
 			}
 		}
 		err = 0;

@@ -21,5 +21,6 @@ int evlist__expand_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr,
 			   struct evlist **outp);
 int evlist__set_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr);
 int evlist__unit_width(const struct evlist *evlist);
+int evlist__read_cpu(struct evlist *evlist, int cpu_idx, struct evsel **failed);
 
 #endif /* __PERFX_EVLIST_H */
