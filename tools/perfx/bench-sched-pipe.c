@@ -25,7 +25,47 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "builtin.h"
 #include "lib/cgroup.h"
+#include "lib/parse-options.h"
+
+static const char * const sched_pipe_usage[] = {
+	"perfx bench sched pipe <options>",
+	"",
+	"Two tasks ping-pong a word through two pipes and print the time per",
+	"round trip as perf bench sched pipe.  With -T the cgroups of -G must be",
+	"threaded ones: each thread enters through cgroup.threads.",
+	NULL
+};
+
+static const struct usage_option sched_pipe_options[] = {
+	{ 'G', "cgroups", "A,B", "Put the two tasks in cgroups A and B (under the cgroup2 mount, created if missing), both on one CPU", 0 },
+	{ 'l', "loop", "n", "Specify number of loops", 0 },
+	{ 'T', "threaded", NULL, "Specify threads/process based task setup", 0 },
+	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
+	{ 0, NULL, NULL, NULL, 0 }
+};
+
+/* perfx help bench, and -h of perfx bench and perfx bench sched pipe */
+void bench__usage(FILE *f)
+{
+	usage_with_options(f, sched_pipe_usage, sched_pipe_options);
+}
+
+static int bench_sched_pipe_usage(void)
+{
+	bench__usage(stderr);
+	return USAGE_EXIT_STATUS;
+}
+
+/* a wrong value: perf's " Error: " line, then the usage of that option */
+static int sched_pipe_value_error(const char *name, const char *fmt, const char *arg)
+{
+	fprintf(stderr, " Error: ");
+	fprintf(stderr, fmt, arg);
+	usage_with_options_names(stderr, sched_pipe_usage, sched_pipe_options, name);
+	return USAGE_EXIT_STATUS;
+}
 
 /* One side of the ping-pong. */
 struct pipe_task {
@@ -112,7 +152,7 @@ static int parse_groups(const char *arg, char **groups, char *cg[2])
 	cg[0] = *groups;
 	cg[1] = strchr(*groups, ',');
 	if (!cg[1] || !cg[1][1] || cg[1] == cg[0]) {
-		fprintf(stderr, "perfx bench: -G '%s': expected two cgroup names A,B\n", arg);
+		sched_pipe_value_error("-G", "-G '%s': expected two cgroup names A,B (EINVAL)\n", arg);
 		free(*groups);
 		*groups = NULL;
 		return -EINVAL;
@@ -190,23 +230,27 @@ int bench_sched_pipe(int argc, char **argv)
 		if ((!strcmp(argv[i], "-l") || !strcmp(argv[i], "--loop")) && i + 1 < argc) {
 			char *end;
 
+			errno = 0;
 			loops = strtol(argv[++i], &end, 10);
-			if (*end || loops <= 0) {
-				fprintf(stderr, "perfx bench: -l '%s': expected a positive count\n",
-					argv[i]);
+			if (!*argv[i] || *end || loops <= 0 || errno) {
 				free(groups);
-				return 1;
+				return sched_pipe_value_error("-l", "-l '%s': expected a positive count (EINVAL)\n",
+							      argv[i]);
 			}
 		} else if (!strcmp(argv[i], "-T") || !strcmp(argv[i], "--threaded")) {
 			threaded = true;
 		} else if ((!strcmp(argv[i], "-G") || !strcmp(argv[i], "--cgroups")) &&
 			   i + 1 < argc && !groups) {
 			if (parse_groups(argv[++i], &groups, cg))
-				return 1;
-		} else {
-			fprintf(stderr, "perfx bench sched pipe: unknown argument '%s'\n", argv[i]);
+				return USAGE_EXIT_STATUS;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			free(groups);
-			return 1;
+			return bench_sched_pipe_usage();
+		} else {
+			free(groups);
+			usage_with_options_msg(stderr, sched_pipe_usage, sched_pipe_options,
+					       "unknown option '%s'", argv[i]);
+			return USAGE_EXIT_STATUS;
 		}
 	}
 	if (groups) {

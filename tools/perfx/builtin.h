@@ -13,7 +13,7 @@ int cmd_help(int argc, char **argv);
 /* The usage texts, shared by `perfx CMD -h` and `perfx help CMD`. */
 void stat__usage(FILE *f);
 void list__usage(FILE *f);
-extern const char bench_usage[];
+void bench__usage(FILE *f);
 
 int perfx__print_stderr(int level, const char *fmt, va_list ap);
 void perfx__setup_print(int verbose);

@@ -19,11 +19,6 @@ struct cmd_struct {
 	const char *help;
 };
 
-static void bench__usage(FILE *f)
-{
-	fputs(bench_usage, f);
-}
-
 /* perf's command-list.txt words, in its (alphabetical) order */
 static const struct cmd_struct commands[] = {
 	{ "bench", cmd_bench, bench__usage, "General framework for benchmark suites" },

@@ -143,7 +143,11 @@ else
 	skip "perfx list shows tracepoints" "no tracefs with syscalls here"
 	skip "perfx list shows no tracefs control files as events" "no tracefs here"
 fi
-expect_ok "perfx bench -h" "sched pipe" bench -h
+expect_fail "perfx bench -h exits 129 as perf" "Usage: perfx bench sched pipe" bench -h
+expect_fail "perfx bench sched pipe -h exits 129 as perf" "-T, --threaded" bench sched pipe -h
+expect_fail "perfx bench sched pipe, an unknown option" "Error: unknown option '--bogus'" \
+	bench sched pipe --bogus
+expect_fail "perfx bench, an unknown collection" "Unknown collection: 'nosuch'" bench nosuch
 expect_fail "perfx bench bad -l" "-l 'x'" bench sched pipe -l x
 expect_ok "perfx bench sched pipe" "usecs/op" bench sched pipe -l 1000
 expect_ok "perfx bench sched pipe -T" "between two threads" bench sched pipe -T -l 1000
