@@ -15,8 +15,9 @@
  *   FAKECOUNT_VARY     K: counts also times 10 + (open# / K) % 3, so that
  *                      repeated runs (-r) differ when K = events x CPUs
  *   FAKECOUNT_SHARE    1: emulate PERF_EVENT_IOC_ATTACH_CGROUP/READ_CGROUP
- *                      (single and batch reads, the series' layout, at most
- *                      64 cgroups) on a kernel without them; a cgroup's
+ *                      (single and batch reads, the series' layout, groups
+ *                      read through their leader with PERF_FORMAT_GROUP,
+ *                      at most 64 cgroups) on a kernel without them; a cgroup's
  *                      read returns what a per-cgroup event of the same
  *                      config on the same CPU would, so shared mode must
  *                      print exactly what per-cgroup mode prints
@@ -211,6 +212,8 @@ long syscall(long nr, ...)
 		fds[ret].inherit = attr->inherit;
 		fds[ret].nreads = 0;
 		fds[ret].gen = nr_opens++;
+		fds[ret].nr_cgroups = 0;
+		fds[ret].share_reads = 0;
 	}
 	return ret;
 }
@@ -243,27 +246,95 @@ static __u64 fake_count(struct fake_fd *f, __u64 n)
 	       (cpu + 2) * n * vary;
 }
 
-static int fake_values(struct fake_fd *f, __u64 n, __u64 *v, int i)
-{
-	v[i++] = fake_count(f, n);
-	if (f->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		v[i++] = 1000000000ULL * n;
-	if (f->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		v[i++] = 1000000000ULL * n * (__u64)env_long("FAKECOUNT_RUN_PCT", 100) / 100;
-	return i;
-}
-
 #define FAKE_ATTACH	_IOW('$', 12, __u64 *)
 #define FAKE_READ	_IOWR('$', 13, __u64 *)
 
+static int (*real_ioctl)(int, unsigned long, ...);
+
+/* the kernel's id of the event @fd (PERF_FORMAT_ID), 0 if it does not say */
+static __u64 fake_id(int fd)
+{
+	__u64 id = 0;
+
+	if (real_ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return 0;
+	return id;
+}
+
+/* the next member of the group led by @lfd after @m (@lfd: the first), or -1 */
+static int next_member(int lfd, int m)
+{
+	if (m < 0)
+		return lfd;
+	for (m++; m < MAX_FD; m++)
+		if (fds[m].used && fds[m].group_fd == lfd)
+			return m;
+	return -1;
+}
+
+/* words of one cgroup's values of @fd: a read(2)'s, as READ_CGROUP has them */
+static int fake_values_words(int fd)
+{
+	__u64 rf = fds[fd].read_format;
+	int times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	int per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST), nr = 0, m;
+
+	if (!(rf & PERF_FORMAT_GROUP))
+		return per + times;
+	for (m = next_member(fd, -1); m >= 0; m = next_member(fd, m))
+		nr++;
+	return 1 + times + nr * per;
+}
+
+/*
+ * One cgroup's values of @fd for the @n-th read at v[i...]: what read(2)
+ * below fakes for the same event (a group: { nr, [ena], [run], { value,
+ * [id], [lost] }[nr] } through its leader, the members in open order), so
+ * that a cgroup reads what a per-cgroup event of the same config on the
+ * same CPU reads.  A member opened after the attach has no cgroups: 0.
+ */
+static int fake_values(int fd, __u64 n, __u64 *v, int i)
+{
+	struct fake_fd *f = &fds[fd];
+	__u64 rf = f->read_format, *nr = NULL;
+	int m;
+
+	if (rf & PERF_FORMAT_GROUP) {
+		nr = &v[i++];
+		*nr = 0;
+	} else {
+		v[i++] = fake_count(f, n);
+	}
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		v[i++] = 1000000000ULL * n;
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		v[i++] = 1000000000ULL * n * (__u64)env_long("FAKECOUNT_RUN_PCT", 100) / 100;
+	if (!nr) {
+		if (rf & PERF_FORMAT_ID)
+			v[i++] = fake_id(fd);
+		if (rf & PERF_FORMAT_LOST)
+			v[i++] = 0;
+		return i;
+	}
+	for (m = next_member(fd, -1); m >= 0; m = next_member(fd, m)) {
+		v[i++] = m == fd || fds[m].nr_cgroups ? fake_count(&fds[m], n) : 0;
+		if (rf & PERF_FORMAT_ID)
+			v[i++] = fake_id(m);
+		if (rf & PERF_FORMAT_LOST)
+			v[i++] = 0;
+		(*nr)++;
+	}
+	return i;
+}
+
 int ioctl(int fd, unsigned long req, ...)
 {
-	static int (*real_ioctl)(int, unsigned long, ...);
 	struct fake_fd *f;
-	__u64 *v, n;
+	__u64 *v, n, need;
 	va_list ap;
 	void *arg;
-	int i = 2;
+	int i = 2, words;
 
 	if (!real_ioctl)
 		real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
@@ -295,22 +366,47 @@ int ioctl(int fd, unsigned long req, ...)
 		}
 		return 0;
 	}
-	if (!f->nr_cgroups) {
-		errno = ENOENT;
+	/* a group is read as its leader's, whichever of its fds is asked */
+	if (f->read_format & PERF_FORMAT_GROUP && f->group_fd >= 0 && f->group_fd < MAX_FD &&
+	    fds[f->group_fd].used) {
+		fd = f->group_fd;
+		f = &fds[fd];
+	}
+	if (v[0] < 16) {
+		errno = EINVAL;
 		return -1;
 	}
+	words = fake_values_words(fd);
 	if (v[1] == 0) {
 		/* batch: { nr, { id, values... }[nr] } after the header */
+		need = 8 * (2 + 1 + f->nr_cgroups * (1 + words));
+		if (v[0] < need) {
+			v[0] = need;
+			errno = ENOSPC;
+			return -1;
+		}
 		n = ++f->share_reads;
 		v[i++] = f->nr_cgroups;
 		for (__u64 k = 0; k < f->nr_cgroups; k++) {
 			v[i++] = f->ids[k];
-			i = fake_values(f, n, v, i);
+			i = fake_values(fd, n, v, i);
 		}
 		return (i - 2) * 8;
 	}
+	for (n = 0; n < f->nr_cgroups && f->ids[n] != v[1]; n++)
+		;
+	if (n == f->nr_cgroups) {
+		errno = ENOENT;
+		return -1;
+	}
+	need = 8 * (2 + (__u64)words);
+	if (v[0] < need) {
+		v[0] = need;
+		errno = ENOSPC;
+		return -1;
+	}
 	n = f->share_reads++ / f->nr_cgroups + 1;
-	i = fake_values(f, n, v, i);
+	i = fake_values(fd, n, v, i);
 	return (i - 2) * 8;
 }
 
