@@ -11,7 +11,8 @@
  *               PERF_EVENT_IOC_READ_CGROUP (lib/cgroup-share.c).
  * --cgroup-mode=auto (default) uses shared where the kernel has the ioctls.
  * In shared mode a group {a,b} stays a group: the cgroups are attached
- * through its leader, and each member's counts are read on their own.
+ * through its leader, and the group is read through it too, every member
+ * for every cgroup in one batch READ_CGROUP per CPU.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -614,10 +615,9 @@ static int open_evlist(struct stat_ctx *ctx, struct evlist *evlist)
 			return err;
 		/*
 		 * As perf stat: a group is read in one read(2) through its
-		 * leader.  The shared events read their cgroups one member
-		 * at a time (READ_CGROUP), so they keep the plain format.
+		 * leader; the shared events in one READ_CGROUP through it.
 		 */
-		if (evlist != ctx->shared && evsel->leader->nr_members > 1)
+		if (evsel->leader->nr_members > 1)
 			evsel->attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
 		/* known unsupported since an earlier run (-r): no fds */
 		if (!evsel->supported)
@@ -802,6 +802,46 @@ static int __open_counters(struct stat_ctx *ctx)
 	return open_evlist(ctx, ctx->evlist);
 }
 
+/*
+ * Shared mode: read the event ctx->shared->entries[@idx] on CPU index @c for
+ * every cgroup with one batch READ_CGROUP, and with PERF_FORMAT_GROUP every
+ * member of the group it leads too, into the counts of the per-cgroup
+ * copies.  A group's reply holds the leader, then the members that are
+ * open in the order they were opened, which is evlist order.
+ */
+static int read_shared_cpu(struct stat_ctx *ctx, int idx, int c, const __u64 *ids,
+			   struct evsel_counts *tmp)
+{
+	struct evsel *evsel = ctx->shared->entries[idx], *member;
+	int i, k, m, nr_cntr = 1, err;
+
+	if (evsel->attr.read_format & PERF_FORMAT_GROUP) {
+		nr_cntr = 0;
+		for (i = idx; i < ctx->shared->nr && ctx->shared->entries[i]->leader == evsel; i++)
+			if (evsel__fd(ctx->shared->entries[i], c, 0) >= 0)
+				nr_cntr++;
+	}
+	err = cgroup_share__read(evsel__fd(evsel, c, 0), evsel->attr.read_format, nr_cntr, ids,
+				 ctx->nr_cgrps, tmp, &ctx->nr_read_syscalls);
+	if (err) {
+		pr_err("reading event '%s' on CPU %d for %d cgroups: %s (%s)\n", evsel->name,
+		       ctx->cpus->map[c], ctx->nr_cgrps, strerror(-err), errname(err));
+		return err;
+	}
+	for (i = idx, m = 0; i < ctx->shared->nr && m < nr_cntr; i++) {
+		member = ctx->shared->entries[i];
+		if (member->leader != evsel)
+			break;
+		if (evsel__fd(member, c, 0) < 0)
+			continue;
+		for (k = 0; k < ctx->nr_cgrps; k++)
+			ctx->evlist->entries[k * ctx->shared->nr + i]->counts[c] =
+				tmp[(size_t)k * nr_cntr + m];
+		m++;
+	}
+	return 0;
+}
+
 static int read_counters(struct stat_ctx *ctx)
 {
 	struct evsel_counts *tmp = NULL;
@@ -824,7 +864,7 @@ static int read_counters(struct stat_ctx *ctx)
 		err = 0;
 		goto out;
 	}
-	tmp = calloc(ctx->nr_cgrps, sizeof(*tmp));
+	tmp = calloc((size_t)ctx->nr_cgrps * ctx->shared->nr, sizeof(*tmp));
 	ids = calloc(ctx->nr_cgrps, sizeof(*ids));
 	if (!tmp || !ids)
 		goto out;
@@ -836,16 +876,11 @@ static int read_counters(struct stat_ctx *ctx)
 		evlist__for_each(ctx->shared, i, evsel) {
 			if (!evsel->fds)
 				continue;
-			err = cgroup_share__read(evsel__fd(evsel, c, 0), evsel->attr.read_format,
-						 ids, ctx->nr_cgrps, tmp, &ctx->nr_read_syscalls);
-			if (err) {
-				pr_err("reading event '%s' on CPU %d for %d cgroups: %s (%s)\n",
-				       evsel->name, ctx->cpus->map[c], ctx->nr_cgrps,
-				       strerror(-err), errname(err));
+			if (evsel->attr.read_format & PERF_FORMAT_GROUP && evsel->leader != evsel)
+				continue;	/* read with its leader */
+			err = read_shared_cpu(ctx, i, c, ids, tmp);
+			if (err)
 				goto out;
-			}
-			for (k = 0; k < ctx->nr_cgrps; k++)
-				ctx->evlist->entries[k * ctx->shared->nr + i]->counts[c] = tmp[k];
 		}
 	}
 out:

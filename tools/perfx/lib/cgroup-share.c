@@ -10,12 +10,15 @@
  *   READ    _IOWR('$', 13, __u64 *)  u64 { size, id, values... }: size of
  *           the whole buffer in bytes; with a cgroup id the values follow
  *           the event's read_format; with id 0 every attached cgroup at
- *           once: { nr, { id, values... }[nr] }.  Returns the bytes written
+ *           once: { nr, { id, values... }[nr] }; with PERF_FORMAT_GROUP
+ *           (through the leader) the values are the group's read(2)
+ *           layout { nr, [ena], [run], { value, [id], [lost] }[nr] } for
+ *           every member open, that cgroup's counts.  Returns the bytes written
  *           after the 16-byte header; -ENOSPC (with the size needed stored
  *           in the first word) when the buffer is too small, -ENOENT for an
  *           id not attached.
  *
- * Reading is one batch call per event per CPU; a kernel that refuses the
+ * Reading is one batch call per event (per group leader) per CPU; a kernel that refuses the
  * batch form (-EINVAL) is read one cgroup at a time.  The caller counts the
  * syscalls through @nr_syscalls so the benchmark can report them.
  */
@@ -53,9 +56,10 @@ int cgroup_share__detach(int fd)
 	return cgroup_share__attach(fd, NULL, 0);
 }
 
-static int read_values_size(__u64 read_format)
+/* words of one event's values in a non-group read */
+static size_t read_values_size(__u64 read_format)
 {
-	int n = 1;
+	size_t n = 1;
 
 	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		n++;
@@ -68,58 +72,137 @@ static int read_values_size(__u64 read_format)
 	return n;
 }
 
-static const __u64 *parse_values(const __u64 *v, __u64 read_format, struct evsel_counts *out)
+/*
+ * Words of one cgroup's values: those of a read(2) of the event, which with
+ * PERF_FORMAT_GROUP is { nr, [ena], [run], { value, [id], [lost] }[nr] }
+ * for the @nr_cntr counters of the group.
+ */
+static size_t cgroup_values_size(__u64 read_format, int nr_cntr)
 {
-	out->val = *v++;
-	out->ena = read_format & PERF_FORMAT_TOTAL_TIME_ENABLED ? *v++ : 0;
-	out->run = read_format & PERF_FORMAT_TOTAL_TIME_RUNNING ? *v++ : 0;
+	size_t n = 1, cntr = 1;
+
+	if (!(read_format & PERF_FORMAT_GROUP))
+		return read_values_size(read_format);
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		n++;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		n++;
 	if (read_format & PERF_FORMAT_ID)
-		v++;
+		cntr++;
 	if (read_format & PERF_FORMAT_LOST)
-		v++;
-	return v;
+		cntr++;
+	return n + (size_t)nr_cntr * cntr;
 }
 
-static int read_one_by_one(int fd, __u64 read_format, const __u64 *ids, int nr,
-			   struct evsel_counts *out, unsigned long *nr_syscalls)
+/*
+ * One cgroup's values at @v, cgroup_values_size() words, into
+ * @out[0..nr_cntr-1]: every counter of a group gets the group's times.
+ * -EPROTO when a group's count of counters is not @nr_cntr.
+ */
+static int parse_values(const __u64 *v, __u64 read_format, int nr_cntr,
+			struct evsel_counts *out, char *why, size_t whylen, __u64 id)
 {
-	size_t want = read_values_size(read_format) * sizeof(__u64);
-	__u64 buf[2 + 8];
-	int i, ret;
+	__u64 nr, ena, run;
+	int m;
 
-	for (i = 0; i < nr; i++) {
-		memset(buf, 0, sizeof(buf));
-		buf[0] = sizeof(buf);
-		buf[1] = ids[i];
-		if (nr_syscalls)
-			(*nr_syscalls)++;
-		ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, buf);
-		if (ret < 0)
-			return -errno;
-		if ((size_t)ret < want || (size_t)ret > sizeof(buf) - 2 * sizeof(__u64)) {
-			pr_err("READ_CGROUP of cgroup id %llu: a reply of %d bytes, expected %zu\n",
-			       (unsigned long long)ids[i], ret, want);
-			return -EPROTO;
-		}
-		parse_values(buf + 2, read_format, &out[i]);
+	if (!(read_format & PERF_FORMAT_GROUP)) {
+		out->val = *v++;
+		out->ena = read_format & PERF_FORMAT_TOTAL_TIME_ENABLED ? *v++ : 0;
+		out->run = read_format & PERF_FORMAT_TOTAL_TIME_RUNNING ? *v : 0;
+		return 0;
+	}
+	nr = *v++;
+	if (nr != (__u64)nr_cntr) {
+		snprintf(why, whylen, "a group of %llu counters for cgroup id %llu, expected %d",
+			 (unsigned long long)nr, (unsigned long long)id, nr_cntr);
+		return -EPROTO;
+	}
+	ena = read_format & PERF_FORMAT_TOTAL_TIME_ENABLED ? *v++ : 0;
+	run = read_format & PERF_FORMAT_TOTAL_TIME_RUNNING ? *v++ : 0;
+	for (m = 0; m < nr_cntr; m++) {
+		out[m].val = *v++;
+		out[m].ena = ena;
+		out[m].run = run;
+		if (read_format & PERF_FORMAT_ID)
+			v++;
+		if (read_format & PERF_FORMAT_LOST)
+			v++;
 	}
 	return 0;
 }
 
+/* a group read needs at least its leader; a plain read is one counter */
+static int check_cntr(__u64 read_format, int nr_cntr)
+{
+	if (read_format & PERF_FORMAT_GROUP)
+		return nr_cntr >= 1 && nr_cntr <= 65536 ? 0 : -EINVAL;
+	return nr_cntr == 1 ? 0 : -EINVAL;
+}
+
+static int read_one_by_one(int fd, __u64 read_format, int nr_cntr, const __u64 *ids, int nr,
+			   struct evsel_counts *out, unsigned long *nr_syscalls)
+{
+	size_t words = cgroup_values_size(read_format, nr_cntr);
+	struct evsel_counts *tmp;
+	int i, ret, err = 0;
+	char why[128];
+	__u64 *buf;
+
+	buf = calloc(2 + words + 1, sizeof(*buf));
+	tmp = calloc((size_t)(nr ? nr : 1) * nr_cntr, sizeof(*tmp));
+	if (!buf || !tmp) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	for (i = 0; i < nr; i++) {
+		/* a word more than needed, to see a reply that is too long */
+		memset(buf, 0, (2 + words + 1) * sizeof(*buf));
+		buf[0] = (2 + words + 1) * sizeof(*buf);
+		buf[1] = ids[i];
+		if (nr_syscalls)
+			(*nr_syscalls)++;
+		ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, buf);
+		if (ret < 0) {
+			err = -errno;
+			goto out_free;
+		}
+		if ((size_t)ret != words * sizeof(*buf)) {
+			pr_err("READ_CGROUP of cgroup id %llu: a reply of %d bytes, expected %zu\n",
+			       (unsigned long long)ids[i], ret, words * sizeof(*buf));
+			err = -EPROTO;
+			goto out_free;
+		}
+		err = parse_values(buf + 2, read_format, nr_cntr, &tmp[(size_t)i * nr_cntr], why,
+				   sizeof(why), ids[i]);
+		if (err) {
+			pr_err("READ_CGROUP of cgroup id %llu: %s\n", (unsigned long long)ids[i],
+			       why);
+			goto out_free;
+		}
+	}
+	if (nr)
+		memcpy(out, tmp, (size_t)nr * nr_cntr * sizeof(*out));
+out_free:
+	free(tmp);
+	free(buf);
+	return err;
+}
+
 int cgroup_share__parse_reply(const __u64 *reply, size_t bytes, __u64 read_format,
-			      const __u64 *ids, int nr, struct evsel_counts *out,
+			      int nr_cntr, const __u64 *ids, int nr, struct evsel_counts *out,
 			      char *why, size_t whylen)
 {
-	size_t per = 1 + read_values_size(read_format);
 	struct evsel_counts *tmp = NULL;
 	const __u64 *v = reply;
 	int i, k, err = 0;
 	char *seen = NULL;
+	size_t per;
 	__u64 got;
 
 	why[0] = '\0';
-	if (nr < 0)
+	if (nr < 0 || check_cntr(read_format, nr_cntr))
 		return -EINVAL;
+	per = 1 + cgroup_values_size(read_format, nr_cntr);
 	if (bytes < sizeof(__u64) || bytes % sizeof(__u64)) {
 		snprintf(why, whylen, "a reply of %zu bytes, expected a count and %zu words a cgroup",
 			 bytes, per);
@@ -131,20 +214,20 @@ int cgroup_share__parse_reply(const __u64 *reply, size_t bytes, __u64 read_forma
 			 (unsigned long long)got, nr);
 		return -EPROTO;
 	}
-	if (bytes < sizeof(__u64) * (1 + got * per)) {
+	if (bytes != sizeof(__u64) * (1 + got * per)) {
 		snprintf(why, whylen, "a reply of %zu bytes for %llu cgroups, expected %llu",
 			 bytes, (unsigned long long)got,
 			 (unsigned long long)(sizeof(__u64) * (1 + got * per)));
 		return -EPROTO;
 	}
-	tmp = calloc(nr ? nr : 1, sizeof(*tmp));
+	tmp = calloc((size_t)(nr ? nr : 1) * nr_cntr, sizeof(*tmp));
 	seen = calloc(nr ? nr : 1, 1);
 	if (!tmp || !seen) {
 		err = -ENOMEM;
 		goto out_free;
 	}
-	for (k = 0; (__u64)k < got; k++) {
-		__u64 id = *v++;
+	for (k = 0; (__u64)k < got; k++, v += per) {
+		__u64 id = v[0];
 
 		/* the kernel answers in attach order: search only if it did not */
 		i = k < nr && ids[k] == id && !seen[k] ? k : 0;
@@ -158,7 +241,10 @@ int cgroup_share__parse_reply(const __u64 *reply, size_t bytes, __u64 read_forma
 			err = -EPROTO;
 			goto out_free;
 		}
-		v = parse_values(v, read_format, &tmp[i]);
+		err = parse_values(v + 1, read_format, nr_cntr, &tmp[(size_t)i * nr_cntr], why,
+				   whylen, id);
+		if (err)
+			goto out_free;
 		seen[i] = 1;
 	}
 	for (i = 0; i < nr; i++) {
@@ -170,23 +256,25 @@ int cgroup_share__parse_reply(const __u64 *reply, size_t bytes, __u64 read_forma
 		}
 	}
 	if (nr)
-		memcpy(out, tmp, nr * sizeof(*out));
+		memcpy(out, tmp, (size_t)nr * nr_cntr * sizeof(*out));
 out_free:
 	free(seen);
 	free(tmp);
 	return err;
 }
 
-int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
+int cgroup_share__read(int fd, __u64 read_format, int nr_cntr, const __u64 *ids, int nr,
 		       struct evsel_counts *out, unsigned long *nr_syscalls)
 {
-	int per = 1 + read_values_size(read_format), ret, err = 0;
-	size_t size = (3 + (size_t)nr * per) * sizeof(__u64);
+	size_t size, per;
 	char why[128];
+	int ret, err;
 	__u64 *buf;
 
-	if (nr < 0)
+	if (nr < 0 || check_cntr(read_format, nr_cntr))
 		return -EINVAL;
+	per = 1 + cgroup_values_size(read_format, nr_cntr);
+	size = (3 + (size_t)nr * per) * sizeof(__u64);
 	buf = calloc(1, size);
 	if (!buf)
 		return -ENOMEM;
@@ -199,7 +287,7 @@ int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
 		err = -errno;
 		/* a kernel without the batch form: one cgroup at a time */
 		if (err == -EINVAL)
-			err = read_one_by_one(fd, read_format, ids, nr, out, nr_syscalls);
+			err = read_one_by_one(fd, read_format, nr_cntr, ids, nr, out, nr_syscalls);
 		goto out_free;
 	}
 	if ((size_t)ret > size - 2 * sizeof(__u64)) {
@@ -207,8 +295,8 @@ int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
 			 size - 2 * sizeof(__u64));
 		err = -EPROTO;
 	} else {
-		err = cgroup_share__parse_reply(buf + 2, ret, read_format, ids, nr, out, why,
-						sizeof(why));
+		err = cgroup_share__parse_reply(buf + 2, ret, read_format, nr_cntr, ids, nr, out,
+						why, sizeof(why));
 	}
 	if (err == -EPROTO)
 		pr_err("READ_CGROUP for %d cgroups: %s\n", nr, why);

@@ -29,23 +29,30 @@ int cgroup_share__attach(int fd, const __u64 *ids, int nr);
 /* Detach every cgroup (nr == 0). */
 int cgroup_share__detach(int fd);
 /*
- * Read every attached cgroup's count, enabled and running times into
- * @out[0..nr-1] (in @ids order) with one batch READ_CGROUP (id 0);
- * @read_format is the event's.  Adds the number of syscalls it took to
- * *@nr_syscalls.  -ENOENT when an id is no longer attached, -EPROTO when
- * the kernel's answer does not parse.
+ * Read every attached cgroup's count, enabled and running times with one
+ * batch READ_CGROUP (id 0); @read_format is the event's.  Without
+ * PERF_FORMAT_GROUP @nr_cntr is 1 and @out[k] is the k-th cgroup of @ids;
+ * with it @fd is a group leader, @nr_cntr the number of counters of the
+ * group that are open (the leader and the members the kernel took), and
+ * @out[k * nr_cntr + m] the m-th counter's counts for the k-th cgroup, with
+ * the group's times.  Adds the number of syscalls it took to *@nr_syscalls.
+ * A kernel without the batch form (-EINVAL) is read one cgroup at a time.
+ * -ENOENT when an id is no longer attached, -EPROTO when the kernel's
+ * answer does not parse, -EINVAL for a bad @nr or @nr_cntr.
  */
-int cgroup_share__read(int fd, __u64 read_format, const __u64 *ids, int nr,
+int cgroup_share__read(int fd, __u64 read_format, int nr_cntr, const __u64 *ids, int nr,
 		       struct evsel_counts *out, unsigned long *nr_syscalls);
 /*
  * The batch reply @reply[0..@bytes) (what follows the 16-byte header:
- * { nr, { id, values... }[nr] }) into @out[0..nr-1] in @ids order.
- * -EPROTO for a reply that does not parse (short, a count above @nr, an
- * unknown or repeated id), -ENOENT when an id of @ids is missing; @why
- * then says what.  @out is only written on success.
+ * { nr, { id, values... }[nr] }, values as in read(2) of the event for
+ * @read_format) into @out[0..nr*nr_cntr-1] as cgroup_share__read() does.
+ * -EPROTO for a reply that does not parse (a size that is not exactly
+ * that of its count of cgroups, a count above @nr, an unknown or repeated
+ * id, a group of other than @nr_cntr counters), -ENOENT when an id of @ids
+ * is missing; @why then says what.  @out is only written on success.
  */
 int cgroup_share__parse_reply(const __u64 *reply, size_t bytes, __u64 read_format,
-			      const __u64 *ids, int nr, struct evsel_counts *out,
+			      int nr_cntr, const __u64 *ids, int nr, struct evsel_counts *out,
 			      char *why, size_t whylen);
 /* A sentence on why the kernel cannot do shared mode, for -ENOTTY etc. */
 const char *cgroup_share__strerror(int err);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Proves the READ_CGROUP batch reply parser takes the kernel's layout in
- * any order and refuses garbage (a wrong count, unknown or repeated ids, a
- * short or ragged size) with the exact -errno, leaving the output alone;
- * and, through a fake ioctl(), that cgroup_share__read() checks the
- * kernel's byte count and falls back to one cgroup at a time on -EINVAL.
+ * any order, plain or a group's (PERF_FORMAT_GROUP: every counter of the
+ * group for each cgroup), and refuses garbage (a wrong count of cgroups or
+ * of a group's counters, unknown or repeated ids, a size that is not the
+ * reply's) with the exact -errno, leaving the output alone; and, through a
+ * fake ioctl(), that cgroup_share__read() checks the kernel's byte count
+ * and falls back to one cgroup at a time on -EINVAL, groups too.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -19,6 +21,8 @@
 #include "tests/tap.h"
 
 #define RF	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+/* what perfx stat reads a group with */
+#define GF	(RF | PERF_FORMAT_ID | PERF_FORMAT_GROUP)
 
 /* what the fake kernel does with the next READ_CGROUP calls */
 static struct {
@@ -27,6 +31,7 @@ static struct {
 	size_t words;
 	int ret;			/* and this is returned */
 	int one_ret;			/* one-by-one calls return this many bytes */
+	int one_nr;			/* and, if not 0, a group of this many */
 	int calls;
 } fake;
 
@@ -54,6 +59,19 @@ int ioctl(int fd, unsigned long req, ...)
 		memcpy(buf + 2, fake.reply, fake.words * sizeof(__u64));
 		return fake.ret;
 	}
+	if (fake.one_nr) {
+		/* a group (GF): counter m is id * 10 + m, ena 2, run 1, event id 900 + m */
+		__u64 m, *v = buf + 2;
+
+		*v++ = fake.one_nr;
+		*v++ = 2;
+		*v++ = 1;
+		for (m = 0; m < (__u64)fake.one_nr && v + 2 <= buf + buf[0] / 8; m++) {
+			*v++ = buf[1] * 10 + m;
+			*v++ = 900 + m;
+		}
+		return fake.one_ret;
+	}
 	/* one cgroup: its id times 10, ena 2, run 1 */
 	buf[2] = buf[1] * 10;
 	buf[3] = 2;
@@ -64,6 +82,9 @@ int ioctl(int fd, unsigned long req, ...)
 static const __u64 ids[] = { 11, 22, 33 };
 
 static const struct evsel_counts poison = { 0xdead, 0xdead, 0xdead };
+
+#define NR_OUT	9	/* 3 cgroups x up to 3 counters */
+#define POISONED	{ poison, poison, poison, poison, poison, poison, poison, poison, poison }
 
 static int untouched(const struct evsel_counts *out, int nr)
 {
@@ -88,22 +109,30 @@ static void show(const struct evsel_counts *out, int nr, char *buf, size_t size)
 				(unsigned long long)out[i].run);
 }
 
-static void check(const char *what, const __u64 *reply, size_t bytes, __u64 rf, int nr,
-		  int want_err, const char *want)
+static void check_group(const char *what, const __u64 *reply, size_t bytes, __u64 rf,
+			int nr_cntr, int nr, int want_err, const char *want)
 {
-	struct evsel_counts out[3] = { poison, poison, poison };
-	char why[128], got[256];
+	struct evsel_counts out[NR_OUT] = POISONED;
+	char why[128], got[512];
 	int err;
 
-	err = cgroup_share__parse_reply(reply, bytes, rf, ids, nr, out, why, sizeof(why));
+	err = cgroup_share__parse_reply(reply, bytes, rf, nr_cntr, ids, nr, out, why,
+					sizeof(why));
 	if (want_err) {
-		tap_ok(err == want_err && untouched(out, 3),
+		tap_ok(err == want_err && untouched(out, NR_OUT),
 		       "%s: %d, output untouched (got %d)", what, want_err, err);
 		tap_str_eq(why, want, what);
 		return;
 	}
-	show(out, nr, got, sizeof(got));
-	tap_ok(!err && !strcmp(got, want), "%s: %s (got %d, %s)", what, want, err, got);
+	show(out, nr * nr_cntr, got, sizeof(got));
+	tap_ok(!err && !strcmp(got, want) && untouched(out + nr * nr_cntr, NR_OUT - nr * nr_cntr),
+	       "%s: %s (got %d, %s)", what, want, err, got);
+}
+
+static void check(const char *what, const __u64 *reply, size_t bytes, __u64 rf, int nr,
+		  int want_err, const char *want)
+{
+	check_group(what, reply, bytes, rf, 1, nr, want_err, want);
 }
 
 #define R(...)	((const __u64[]){ __VA_ARGS__ })
@@ -141,6 +170,72 @@ static void test_parse(void)
 	      "a reply of 7 bytes, expected a count and 4 words a cgroup");
 	check("of a ragged size", R(1, 11, 1, 2, 3), B(5) - 3, RF, 1, -EPROTO,
 	      "a reply of 37 bytes, expected a count and 4 words a cgroup");
+	check("long by a word", R(1, 11, 1, 2, 3, 0), B(6), RF, 1, -EPROTO,
+	      "a reply of 48 bytes for 1 cgroups, expected 40");
+}
+
+/*
+ * A group's reply: per cgroup { id, nr, ena, run, { value, id }[nr] } with
+ * GF; the members' values get the group's times.
+ */
+static void test_parse_group(void)
+{
+	struct evsel_counts out[NR_OUT] = POISONED;
+	char why[128];
+
+	check_group("a group in attach order",
+		    R(3, 11, 2, 100, 50, 1, 901, 2, 902, 22, 2, 200, 100, 3, 901, 4, 902,
+		      33, 2, 300, 150, 5, 901, 6, 902), B(25), GF, 2, 3, 0,
+		    "1/100/50,2/100/50,3/200/100,4/200/100,5/300/150,6/300/150");
+	check_group("a group in another order",
+		    R(2, 22, 2, 200, 100, 3, 901, 4, 902, 11, 2, 100, 50, 1, 901, 2, 902),
+		    B(17), GF, 2, 2, 0, "1/100/50,2/100/50,3/200/100,4/200/100");
+	check_group("a group of three without times or ids", R(2, 11, 3, 1, 2, 3, 22, 3, 4, 5, 6),
+		    B(11), PERF_FORMAT_GROUP, 3, 2, 0, "1/0/0,2/0/0,3/0/0,4/0/0,5/0/0,6/0/0");
+	check_group("a group with ids and lost counts",
+		    R(1, 11, 2, 7, 8, 1, 901, 0, 2, 902, 0), B(11), GF | PERF_FORMAT_LOST, 2, 1,
+		    0, "1/7/8,2/7/8");
+	check_group("a group whose members did not open: the leader alone",
+		    R(1, 11, 1, 7, 8, 5, 901), B(7), GF, 1, 1, 0, "5/7/8");
+	check_group("a group, none attached, none replied", R(0), B(1), GF, 2, 0, 0, "");
+	check_group("a group with the first of two cgroups missing",
+		    R(1, 22, 2, 7, 8, 1, 901, 2, 902), B(9), GF, 2, 2, -ENOENT,
+		    "cgroup id 11 is not in the reply");
+	check_group("a group of fewer counters than open",
+		    R(1, 11, 1, 7, 8, 1, 901, 2, 902), B(9), GF, 2, 1, -EPROTO,
+		    "a group of 1 counters for cgroup id 11, expected 2");
+	check_group("a group of more counters than open",
+		    R(1, 11, 3, 7, 8, 1, 901, 2, 902), B(9), GF, 2, 1, -EPROTO,
+		    "a group of 3 counters for cgroup id 11, expected 2");
+	check_group("a group of the wrong count in the second cgroup only",
+		    R(2, 11, 2, 7, 8, 1, 901, 2, 902, 22, 0, 7, 8, 1, 901, 2, 902), B(17), GF, 2,
+		    2, -EPROTO, "a group of 0 counters for cgroup id 22, expected 2");
+	check_group("a group sized for three counters, two open",
+		    R(1, 11, 3, 7, 8, 1, 901, 2, 902, 3, 903), B(11), GF, 2, 1, -EPROTO,
+		    "a reply of 88 bytes for 1 cgroups, expected 72");
+	check_group("a group reply short by a word",
+		    R(2, 11, 2, 7, 8, 1, 901, 2, 902, 22, 2, 7, 8, 1, 901, 2), B(16), GF, 2, 2,
+		    -EPROTO, "a reply of 128 bytes for 2 cgroups, expected 136");
+	check_group("a group reply long by a word",
+		    R(1, 11, 2, 7, 8, 1, 901, 2, 902, 0), B(10), GF, 2, 1, -EPROTO,
+		    "a reply of 80 bytes for 1 cgroups, expected 72");
+	check_group("a group reply of the plain layout",
+		    R(2, 11, 1, 2, 3, 22, 4, 5, 6), B(9), GF, 2, 2, -EPROTO,
+		    "a reply of 72 bytes for 2 cgroups, expected 136");
+	check_group("a group reply with an unknown id",
+		    R(1, 44, 2, 7, 8, 1, 901, 2, 902), B(9), GF, 2, 1, -EPROTO,
+		    "an unknown cgroup id 44 in the reply");
+	check_group("a group reply with an id twice",
+		    R(2, 11, 2, 7, 8, 1, 901, 2, 902, 11, 2, 7, 8, 1, 901, 2, 902), B(17), GF, 2,
+		    2, -EPROTO, "a duplicate cgroup id 11 in the reply");
+	check_group("a group reply with a count above the attached",
+		    R(3, 11, 2, 7, 8, 1, 901, 2, 902), B(9), GF, 2, 2, -EPROTO,
+		    "a reply for 3 cgroups, expected at most the 2 attached");
+	tap_ok(cgroup_share__parse_reply(R(0), B(1), GF, 0, ids, 1, out, why, sizeof(why)) ==
+	       -EINVAL && untouched(out, NR_OUT), "a group of no counters is -EINVAL");
+	tap_ok(cgroup_share__parse_reply(R(0), B(1), RF, 2, ids, 1, out, why, sizeof(why)) ==
+	       -EINVAL && untouched(out, NR_OUT),
+	       "two counters without PERF_FORMAT_GROUP is -EINVAL");
 }
 
 static void test_read(void)
@@ -154,23 +249,23 @@ static void test_read(void)
 	fake.reply = R(3, 11, 1, 2, 3, 22, 4, 5, 6, 33, 7, 8, 9);
 	fake.words = 13;
 	fake.ret = B(13);
-	err = cgroup_share__read(3, RF, ids, 3, out, &calls);
+	err = cgroup_share__read(3, RF, 1, ids, 3, out, &calls);
 	show(out, 3, got, sizeof(got));
 	tap_ok(!err && calls == 1 && !strcmp(got, "1/2/3,4/5/6,7/8/9"),
 	       "a batch read: one call, every cgroup (got %d, %lu, %s)", err, calls, got);
 
 	out[0] = out[1] = out[2] = poison;
 	fake.ret = B(13) + 8;	/* past the buffer perfx gave */
-	err = cgroup_share__read(3, RF, ids, 3, out, NULL);
+	err = cgroup_share__read(3, RF, 1, ids, 3, out, NULL);
 	tap_ok(err == -EPROTO && untouched(out, 3),
 	       "a kernel claiming more bytes than the buffer holds is -EPROTO (got %d)", err);
 	fake.ret = B(5);
-	err = cgroup_share__read(3, RF, ids, 3, out, NULL);
+	err = cgroup_share__read(3, RF, 1, ids, 3, out, NULL);
 	tap_ok(err == -EPROTO && untouched(out, 3),
 	       "a batch reply shorter than its count is -EPROTO (got %d)", err);
 
 	fake.batch_errno = ENOENT;
-	err = cgroup_share__read(3, RF, ids, 3, out, NULL);
+	err = cgroup_share__read(3, RF, 1, ids, 3, out, NULL);
 	tap_ok(err == -ENOENT && untouched(out, 3), "the kernel's -ENOENT is passed on (got %d)",
 	       err);
 
@@ -178,20 +273,89 @@ static void test_read(void)
 	fake.batch_errno = EINVAL;
 	fake.one_ret = B(3);
 	calls = 0;
-	err = cgroup_share__read(3, RF, ids, 3, out, &calls);
+	err = cgroup_share__read(3, RF, 1, ids, 3, out, &calls);
 	show(out, 3, got, sizeof(got));
 	tap_ok(!err && calls == 4 && !strcmp(got, "110/2/1,220/2/1,330/2/1"),
 	       "-EINVAL falls back to one call per cgroup (got %d, %lu calls, %s)", err, calls,
 	       got);
 	fake.one_ret = B(2);
-	err = cgroup_share__read(3, RF, ids, 3, out, NULL);
+	err = cgroup_share__read(3, RF, 1, ids, 3, out, NULL);
 	tap_ok(err == -EPROTO, "a one-cgroup reply short of the read_format is -EPROTO (got %d)",
 	       err);
 	fake.one_ret = B(9);
-	err = cgroup_share__read(3, RF, ids, 3, out, NULL);
+	err = cgroup_share__read(3, RF, 1, ids, 3, out, NULL);
 	tap_ok(err == -EPROTO, "a one-cgroup reply past the buffer is -EPROTO (got %d)", err);
-	tap_ok(cgroup_share__read(3, RF, ids, -1, out, NULL) == -EINVAL,
+	tap_ok(cgroup_share__read(3, RF, 1, ids, -1, out, NULL) == -EINVAL,
 	       "a negative cgroup count is -EINVAL");
+	fake.one_nr = 0;
+}
+
+static void test_read_group(void)
+{
+	struct evsel_counts out[NR_OUT] = POISONED;
+	unsigned long calls = 0;
+	char got[512];
+	int err;
+
+	fake.batch_errno = 0;
+	fake.one_nr = 0;
+	fake.reply = R(3, 11, 2, 100, 50, 1, 901, 2, 902, 22, 2, 200, 100, 3, 901, 4, 902,
+		       33, 2, 300, 150, 5, 901, 6, 902);
+	fake.words = 25;
+	fake.ret = B(25);
+	err = cgroup_share__read(3, GF, 2, ids, 3, out, &calls);
+	show(out, 6, got, sizeof(got));
+	tap_ok(!err && calls == 1 &&
+	       !strcmp(got, "1/100/50,2/100/50,3/200/100,4/200/100,5/300/150,6/300/150"),
+	       "a group's batch read: one call, every counter of every cgroup (got %d, %lu, %s)",
+	       err, calls, got);
+
+	memcpy(out, (struct evsel_counts[NR_OUT])POISONED, sizeof(out));
+	fake.ret = B(25) + 8;
+	err = cgroup_share__read(3, GF, 2, ids, 3, out, NULL);
+	tap_ok(err == -EPROTO && untouched(out, NR_OUT),
+	       "a group's reply past the buffer is -EPROTO (got %d)", err);
+	err = cgroup_share__read(3, GF, 3, ids, 3, out, NULL);
+	tap_ok(err == -EPROTO && untouched(out, NR_OUT),
+	       "a group's reply for fewer counters than open is -EPROTO (got %d)", err);
+	fake.batch_errno = ENOSPC;
+	err = cgroup_share__read(3, GF, 2, ids, 3, out, NULL);
+	tap_ok(err == -ENOSPC && untouched(out, NR_OUT),
+	       "a group's -ENOSPC is passed on (got %d)", err);
+
+	/* a kernel without the batch form: one call per cgroup, groups too */
+	fake.batch_errno = EINVAL;
+	fake.one_nr = 2;
+	fake.one_ret = B(7);
+	calls = 0;
+	err = cgroup_share__read(3, GF, 2, ids, 3, out, &calls);
+	show(out, 6, got, sizeof(got));
+	tap_ok(!err && calls == 4 &&
+	       !strcmp(got, "110/2/1,111/2/1,220/2/1,221/2/1,330/2/1,331/2/1"),
+	       "a group's -EINVAL falls back to one call per cgroup (got %d, %lu calls, %s)",
+	       err, calls, got);
+	memcpy(out, (struct evsel_counts[NR_OUT])POISONED, sizeof(out));
+	fake.one_nr = 3;
+	fake.one_ret = B(7);
+	err = cgroup_share__read(3, GF, 2, ids, 3, out, NULL);
+	tap_ok(err == -EPROTO && untouched(out, NR_OUT),
+	       "a one-cgroup group of more counters than open is -EPROTO (got %d)", err);
+	fake.one_nr = 1;
+	fake.one_ret = B(7);
+	err = cgroup_share__read(3, GF, 2, ids, 3, out, NULL);
+	tap_ok(err == -EPROTO && untouched(out, NR_OUT),
+	       "a one-cgroup group of fewer counters than open is -EPROTO (got %d)", err);
+	fake.one_nr = 2;
+	fake.one_ret = B(6);
+	err = cgroup_share__read(3, GF, 2, ids, 3, out, NULL);
+	tap_ok(err == -EPROTO && untouched(out, NR_OUT),
+	       "a one-cgroup group reply short by a word is -EPROTO (got %d)", err);
+	fake.one_ret = B(8);
+	err = cgroup_share__read(3, GF, 2, ids, 3, out, NULL);
+	tap_ok(err == -EPROTO && untouched(out, NR_OUT),
+	       "a one-cgroup group reply long by a word is -EPROTO (got %d)", err);
+	fake.one_nr = 0;
+	fake.batch_errno = 0;
 }
 
 /* random replies: never a crash, a result among the documented ones */
@@ -201,10 +365,11 @@ static void fuzz(void)
 	int i, j, bad = 0, ok = 0;
 
 	for (i = 0; i < 3000; i++) {
-		struct evsel_counts out[3] = { poison, poison, poison };
+		struct evsel_counts out[NR_OUT] = POISONED;
 		__u64 reply[16];
 		char why[128];
-		int err, words, nr = 1 + i % 3;
+		int err, words, nr = 1 + i % 3, nr_cntr = 1 + (i / 3) % 3;
+		__u64 rf = i % 2 ? GF : RF;
 
 		for (j = 0; j < 16; j++) {
 			x ^= x << 13;
@@ -216,15 +381,18 @@ static void fuzz(void)
 				reply[j] = ids[(x >> 3) % 3];
 		}
 		words = x % 17;
-		err = cgroup_share__parse_reply(reply, B(words), RF, ids, nr, out, why,
+		if (rf == RF)
+			nr_cntr = 1;
+		err = cgroup_share__parse_reply(reply, B(words), rf, nr_cntr, ids, nr, out, why,
 						sizeof(why));
 		if (!err)
 			ok++;
 		if ((err && err != -EPROTO && err != -ENOENT) || (err && (!why[0] ||
-		    !untouched(out, 3))) || (!err && !untouched(out + nr, 3 - nr)))
+		    !untouched(out, NR_OUT))) ||
+		    (!err && !untouched(out + nr * nr_cntr, NR_OUT - nr * nr_cntr)))
 			bad++;
 	}
-	tap_ok(!bad, "3000 random replies: %d parse, the rest -EPROTO/-ENOENT with a reason, %d wrong",
+	tap_ok(!bad, "3000 random replies, plain and groups: %d parse, the rest -EPROTO/-ENOENT with a reason, %d wrong",
 	       ok, bad);
 }
 
@@ -232,7 +400,9 @@ int main(void)
 {
 	tap_start("cgroup-share");
 	test_parse();
+	test_parse_group();
 	test_read();
+	test_read_group();
 	fuzz();
 	return tap_done();
 }
