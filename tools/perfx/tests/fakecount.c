@@ -20,7 +20,9 @@
  *                      at most 64 cgroups) on a kernel without them; a cgroup's
  *                      read returns what a per-cgroup event of the same
  *                      config on the same CPU would, so shared mode must
- *                      print exactly what per-cgroup mode prints
+ *                      print exactly what per-cgroup mode prints;
+ *                      2: the same without the batch form (a batch read
+ *                      is -EINVAL), as a kernel read one cgroup at a time
  *   FAKECOUNT_HW       1: hardware and hardware-cache events always open, so
  *                      their metrics can be compared on a machine without
  *                      a PMU: when the kernel refuses one (ENOENT,
@@ -377,6 +379,10 @@ int ioctl(int fd, unsigned long req, ...)
 		return -1;
 	}
 	words = fake_values_words(fd);
+	if (v[1] == 0 && env_long("FAKECOUNT_SHARE", 0) == 2) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (v[1] == 0) {
 		/* batch: { nr, { id, values... }[nr] } after the header */
 		need = 8 * (2 + 1 + f->nr_cgroups * (1 + words));
