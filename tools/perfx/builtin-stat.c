@@ -743,6 +743,23 @@ static unsigned long evlist__nr_fds(struct evlist *evlist)
 	return nr;
 }
 
+/*
+ * The read(2) calls reading @evlist takes (evlist__read_cpu()): one per fd,
+ * but a group's members are read with their leader.
+ */
+static unsigned long evlist__nr_reads(struct evlist *evlist)
+{
+	unsigned long nr = 0;
+	struct evsel *evsel;
+	int i;
+
+	evlist__for_each(evlist, i, evsel)
+		if (evsel->fds && (!(evsel->attr.read_format & PERF_FORMAT_GROUP) ||
+				   evsel->leader == evsel))
+			nr += evsel__nr_fds(evsel);
+	return nr;
+}
+
 static int __open_counters(struct stat_ctx *ctx);
 
 /* Open, and note how long it took and how many fds it made (for -v). */
@@ -1112,7 +1129,8 @@ static int run_once(struct stat_ctx *ctx, int *status)
 			pr_info("--for-each-cgroup: %s mode, %lu counting fds, setup %.3f ms, one read of all counts %.3f ms (%lu syscalls)\n",
 				ctx->shared_mode ? "shared" : "per-cgroup", ctx->nr_fds,
 				ctx->setup_ms, ctx->read_ms,
-				ctx->shared_mode ? ctx->nr_read_syscalls - nr_reads : ctx->nr_fds);
+				ctx->shared_mode ? ctx->nr_read_syscalls - nr_reads :
+				evlist__nr_reads(ctx->evlist));
 		err = stat__aggregate(ctx->evlist, &ctx->config, false);
 		if (err)
 			goto out_close;
