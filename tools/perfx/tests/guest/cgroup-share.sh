@@ -17,7 +17,9 @@
 #     time (windows ending together), agree: the CPUs utilized of
 #     task-clock and cpu-clock within 10% + 0.02 CPUs (B's sleeper uses
 #     ~0.05 CPUs, whose jitter under TCG is larger than 10% of it), the
-#     context switches per second of wall time within 25% + 5/s.
+#     context switches per second of wall time within 25% + 5/s;
+#  4. shared mode reads a group with one READ_CGROUP per CPU through its
+#     leader (the -v report's syscall count).
 # Everything that needs the ioctls SKIPs when the kernel lacks them.
 # Ends with "perfx-guest: N passed, N failed, N skipped"; non-zero on failure.
 set -uo pipefail
@@ -57,7 +59,7 @@ all_skip()
 	local t
 
 	for t in "fds in shared mode" "fds in per-cgroup mode" "A's counts" "B's counts" \
-		 "shared matches per-cgroup"; do
+		 "shared matches per-cgroup" "a group reads in one READ_CGROUP"; do
 		skipit "$t" "$1"
 	done
 	exit
@@ -155,3 +157,11 @@ done
 grep -q "not counted" "$work/shared" "$work/percg" && bad="$bad <not counted>"
 check "shared matches per-cgroup on the same workload:${bad:- all within tolerance}" \
 	"[ -z '$bad' ]"
+
+# one batch READ_CGROUP per CPU for each group (through its leader) and
+# each single event: 3 per CPU for the 4 events of $EVENTS
+"$PERFX" stat -v -a -x, --cgroup-mode shared --for-each-cgroup "$A,$B" -e "$EVENTS" \
+	-- sleep 0.2 2> "$work/verbose"
+calls=$(sed -nE 's/.*one read of all counts [0-9.]+ ms \(([0-9]+) syscalls\).*/\1/p' "$work/verbose")
+check "a group reads in one READ_CGROUP: ${calls:-?} syscalls, want CPUs x 3 = $((ncpus * 3))" \
+	"[ '$calls' = $((ncpus * 3)) ]"
