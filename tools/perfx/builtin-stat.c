@@ -34,9 +34,9 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "lib/affinity.h"
 #include "lib/cgroup.h"
 #include "lib/cgroup-share.h"
+#include "lib/counter.h"
 #include "lib/cpumap.h"
 #include "lib/debug.h"
 #include "lib/evlist.h"
@@ -82,12 +82,6 @@ void stat__usage(FILE *f)
 	usage_with_options(f, stat_usagestr, stat_options);
 }
 
-enum cgroup_mode {
-	CGROUP_MODE_AUTO,
-	CGROUP_MODE_SHARED,
-	CGROUP_MODE_PER_CGROUP,
-};
-
 struct stat_opts {
 	char *events;
 	bool system_wide;
@@ -102,7 +96,7 @@ struct stat_opts {
 	bool no_big_num;
 	const char *cgroup_list;
 	const char *for_each_cgroup;
-	enum cgroup_mode cgroup_mode;
+	enum evlist_cgroup_mode cgroup_mode;
 	int verbose;
 	char **argv;
 	int argc;
@@ -113,14 +107,10 @@ struct stat_ctx {
 	struct stat_config config;
 	struct cpu_map *cpus;
 	struct thread_map *threads;
-	struct evlist *events;		/* as parsed */
 	struct evlist *evlist;		/* as printed: cgroup copies */
-	struct evlist *shared;		/* shared mode: what is opened */
 	struct cgroup **cgrps;
 	int nr_cgrps;
 	char cgroup_mnt[PATH_MAX];
-	bool shared_mode;
-	unsigned long nr_read_syscalls;
 	unsigned long nr_fds;
 	double setup_ms;
 	double read_ms;
@@ -328,11 +318,11 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 			break;
 		case OPT_CGROUP_MODE:
 			if (!strcmp(optarg, "auto"))
-				opts->cgroup_mode = CGROUP_MODE_AUTO;
+				opts->cgroup_mode = EVLIST_CGROUP_AUTO;
 			else if (!strcmp(optarg, "shared"))
-				opts->cgroup_mode = CGROUP_MODE_SHARED;
+				opts->cgroup_mode = EVLIST_CGROUP_SHARED;
 			else if (!strcmp(optarg, "per-cgroup"))
-				opts->cgroup_mode = CGROUP_MODE_PER_CGROUP;
+				opts->cgroup_mode = EVLIST_CGROUP_EVENTS;
 			else
 				return stat_value_error("cgroup-mode",
 							"--cgroup-mode '%s': expected auto, shared or per-cgroup (EINVAL)",
@@ -451,6 +441,7 @@ static int setup_events(struct stat_ctx *ctx, const struct parse_events_env *env
 {
 	const char *events = ctx->opts.events;
 	struct parse_events_error perr = { 0, "" };
+	struct evlist *parsed;
 	char defaults[256];
 	int err;
 
@@ -459,33 +450,32 @@ static int setup_events(struct stat_ctx *ctx, const struct parse_events_env *env
 		events = defaults;
 	}
 
-	ctx->events = evlist__new();
-	if (!ctx->events)
+	parsed = evlist__new();
+	if (!parsed)
 		return -ENOMEM;
-	err = parse_events(ctx->events, events, env, &perr);
+	err = parse_events(parsed, events, env, &perr);
 	if (err) {
 		pr_err("event '%s': %s at offset %d (%s)\n", events, perr.msg, perr.pos,
 		       errname(err));
-		return err;
+		goto out_delete;
 	}
 	if (ctx->opts.for_each_cgroup) {
-		err = evlist__expand_cgroups(ctx->events, ctx->cgrps, ctx->nr_cgrps,
-					     &ctx->evlist);
-		if (err)
-			return err;
-	} else {
-		ctx->evlist = ctx->events;
-		ctx->events = NULL;
-		if (ctx->opts.cgroup_list) {
-			err = evlist__set_cgroups(ctx->evlist, ctx->cgrps, ctx->nr_cgrps);
-			if (err) {
-				pr_err("-G '%s': %d cgroups for %d events: expected at most one per event\n",
-				       ctx->opts.cgroup_list, ctx->nr_cgrps, ctx->evlist->nr);
-				return err;
-			}
-		}
+		err = evlist__expand_cgroups(parsed, ctx->cgrps, ctx->nr_cgrps,
+					     ctx->opts.cgroup_mode, &ctx->evlist);
+		goto out_delete;
 	}
-	return 0;
+	ctx->evlist = parsed;
+	if (ctx->opts.cgroup_list) {
+		err = evlist__set_cgroups(ctx->evlist, ctx->cgrps, ctx->nr_cgrps);
+		if (err)
+			pr_err("-G '%s': %d cgroups for %d events: expected at most one per event\n",
+			       ctx->opts.cgroup_list, ctx->nr_cgrps, ctx->evlist->nr);
+	}
+	return err;
+
+out_delete:
+	evlist__delete(parsed);
+	return err;
 }
 
 /* Is the forked command itself what is counted (not -a, -C, -p or -t)? */
@@ -509,6 +499,9 @@ static void config_attr(struct stat_ctx *ctx, struct evsel *evsel)
 	/* children of counted tasks; meaningless (and refused by shared mode) CPU-wide */
 	evsel->attr.inherit = !cpu_wide;
 	evsel->attr.enable_on_exec = leader && counting_child(ctx);
+	/* counting, not sampling: a tracepoint's or period='s period goes */
+	evsel->attr.sample_period = 0;
+	evsel->attr.freq = 0;
 }
 
 /*
@@ -540,12 +533,6 @@ static int paranoid_level(void)
 		fclose(f);
 	}
 	return level;
-}
-
-static bool errno_not_supported(int err)
-{
-	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -ENXIO ||
-	       err == -EINVAL;
 }
 
 static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)
@@ -580,149 +567,6 @@ static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)
 	return err;
 }
 
-static void mark_unsupported(struct evlist *evlist, struct evsel *evsel, int err)
-{
-	struct evsel *member;
-	int i;
-
-	pr_debug("event '%s' is not supported: %s\n", evsel->name, strerror(-err));
-	evsel->supported = false;
-	evsel->open_err = err;
-	evsel__close(evsel);
-	/* a group without its leader cannot count either */
-	evlist__for_each(evlist, i, member) {
-		if (member != evsel && member->leader == evsel && member->supported) {
-			member->supported = false;
-			evsel__close(member);
-		}
-	}
-}
-
-/*
- * Open @evlist's events CPU by CPU, running on each CPU in turn as perf
- * does; unsupported ones are marked and skipped, as perf.
- */
-static int open_evlist(struct stat_ctx *ctx, struct evlist *evlist)
-{
-	struct affinity aff;
-	struct evsel *evsel;
-	int i, c, err;
-
-	evlist__for_each(evlist, i, evsel) {
-		config_attr(ctx, evsel);
-		err = evsel__prepare(evsel, ctx->cpus, ctx->threads);
-		if (err)
-			return err;
-		/*
-		 * As perf stat: a group is read in one read(2) through its
-		 * leader; the shared events in one READ_CGROUP through it.
-		 */
-		if (evsel->leader->nr_members > 1)
-			evsel->attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
-		/* known unsupported since an earlier run (-r): no fds */
-		if (!evsel->supported)
-			evsel__close(evsel);
-	}
-	affinity__setup(&aff);
-	for (c = 0; c < ctx->cpus->nr; c++) {
-		affinity__set(&aff, ctx->cpus->map[c]);
-		evlist__for_each(evlist, i, evsel) {
-			if (!evsel->supported)
-				continue;
-			err = evsel__open_cpu(evsel, c);
-			if (err && errno_not_supported(err)) {
-				mark_unsupported(evlist, evsel, err);
-				continue;
-			}
-			if (err) {
-				affinity__cleanup(&aff);
-				return open_error(ctx, evsel, err);
-			}
-		}
-	}
-	affinity__cleanup(&aff);
-	return 0;
-}
-
-static int open_shared(struct stat_ctx *ctx)
-{
-	struct affinity aff;
-	__u64 *ids;
-	struct evsel *evsel;
-	int i, c, err;
-
-	ids = calloc(ctx->nr_cgrps, sizeof(*ids));
-	if (!ids)
-		return -ENOMEM;
-	for (i = 0; i < ctx->nr_cgrps; i++)
-		ids[i] = ctx->cgrps[i]->id;
-	err = open_evlist(ctx, ctx->shared);
-	if (err)
-		goto out;
-	affinity__setup(&aff);
-	for (c = 0; c < ctx->cpus->nr && !err; c++) {
-		affinity__set(&aff, ctx->cpus->map[c]);
-		evlist__for_each(ctx->shared, i, evsel) {
-			/* a group is attached through its leader, for all members */
-			if (!evsel->fds || evsel->leader != evsel)
-				continue;
-			err = cgroup_share__attach(evsel__fd(evsel, c, 0), ids, ctx->nr_cgrps);
-			if (err)
-				break;
-		}
-	}
-	affinity__cleanup(&aff);
-	if (err)
-		goto out;
-	/* the printed copies read from the opened events */
-	for (i = 0; i < ctx->evlist->nr; i++) {
-		struct evsel *copy = ctx->evlist->entries[i];
-		struct evsel *src = ctx->shared->entries[i % ctx->shared->nr];
-
-		copy->share = src;
-		copy->share_idx = i / ctx->shared->nr;
-		copy->supported = src->supported;
-		err = evsel__alloc_counts(copy, ctx->cpus->nr);
-		if (err)
-			goto out;
-		if (!copy->cpus)
-			copy->cpus = cpu_map__get(ctx->cpus);
-	}
-out:
-	free(ids);
-	return err;
-}
-
-static void close_evlist(struct stat_ctx *ctx, struct evlist *evlist)
-{
-	struct affinity aff;
-	struct evsel *evsel;
-	int i, c;
-
-	affinity__setup(&aff);
-	for (c = 0; c < ctx->cpus->nr; c++) {
-		affinity__set(&aff, ctx->cpus->map[c]);
-		evlist__for_each(evlist, i, evsel)
-			if (evsel->fds && evsel->cpus && c < evsel->cpus->nr)
-				evsel__close_cpu(evsel, c);
-	}
-	affinity__cleanup(&aff);
-	evlist__for_each(evlist, i, evsel)
-		evsel__close(evsel);
-}
-
-static void close_all(struct stat_ctx *ctx)
-{
-	struct evsel *evsel;
-	int i;
-
-	close_evlist(ctx, ctx->evlist);
-	evlist__for_each(ctx->evlist, i, evsel)
-		evsel->share = NULL;
-	if (ctx->shared)
-		close_evlist(ctx, ctx->shared);
-}
-
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -731,179 +575,69 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static unsigned long evlist__nr_fds(struct evlist *evlist)
+/* -v: the events the kernel would not share, and why */
+static void report_fallbacks(struct stat_ctx *ctx)
 {
-	unsigned long nr = 0;
-	struct evsel *evsel;
 	int i;
 
-	evlist__for_each(evlist, i, evsel)
-		if (evsel->fds)
-			nr += evsel__nr_fds(evsel);
-	return nr;
+	for (i = 0; i < ctx->evlist->nr_counters; i++) {
+		struct counter *counter = &ctx->evlist->counters[i];
+
+		if (counter->refused && counter->ops == &counter_events_ops)
+			pr_info("--for-each-cgroup: event '%s': %s; using per-cgroup events\n",
+				counter->evsels[0]->name, cgroup_share__strerror(counter->refused));
+	}
 }
 
-/*
- * The read(2) calls reading @evlist takes (evlist__read_cpu()): one per fd,
- * but a group's members are read with their leader.
- */
-static unsigned long evlist__nr_reads(struct evlist *evlist)
+/* what -v calls the way the cgroups were counted */
+static const char *cgroup_mode_name(struct stat_ctx *ctx)
 {
-	unsigned long nr = 0;
-	struct evsel *evsel;
+	const struct counter_ops *ops = ctx->evlist->counters[0].ops;
 	int i;
 
-	evlist__for_each(evlist, i, evsel)
-		if (evsel->fds && (!(evsel->attr.read_format & PERF_FORMAT_GROUP) ||
-				   evsel->leader == evsel))
-			nr += evsel__nr_fds(evsel);
-	return nr;
+	for (i = 1; i < ctx->evlist->nr_counters; i++)
+		if (ctx->evlist->counters[i].ops != ops)
+			return "shared and per-cgroup";
+	return ops->name;
 }
-
-static int __open_counters(struct stat_ctx *ctx);
 
 /* Open, and note how long it took and how many fds it made (for -v). */
 static int open_counters(struct stat_ctx *ctx)
 {
+	struct evsel *evsel, *failed;
 	double t0 = now_ms();
-	int err = __open_counters(ctx);
+	int i, err;
 
+	evlist__set_maps(ctx->evlist, ctx->cpus, ctx->threads);
+	evlist__for_each(ctx->evlist, i, evsel)
+		config_attr(ctx, evsel);
+	raise_nofile(ctx, (unsigned long)ctx->evlist->nr * ctx->cpus->nr * ctx->threads->nr);
+	err = evlist__open(ctx->evlist, &failed);
 	ctx->setup_ms = now_ms() - t0;
-	ctx->nr_fds = evlist__nr_fds(ctx->shared_mode ? ctx->shared : ctx->evlist);
-	return err;
-}
-
-static int __open_counters(struct stat_ctx *ctx)
-{
-	unsigned long need;
-	int err;
-
-	need = (unsigned long)ctx->evlist->nr * ctx->cpus->nr * ctx->threads->nr;
-	if (!ctx->opts.for_each_cgroup || ctx->opts.cgroup_mode == CGROUP_MODE_PER_CGROUP) {
-		raise_nofile(ctx, need);
-		return open_evlist(ctx, ctx->evlist);
-	}
-	if (!ctx->shared) {
-		struct evsel *evsel;
-		int i;
-
-		ctx->shared = evlist__new();
-		if (!ctx->shared)
-			return -ENOMEM;
-		for (i = 0; i < ctx->events->nr; i++) {
-			struct evsel *orig = ctx->events->entries[i];
-
-			evsel = evsel__clone(orig, NULL);
-			if (!evsel || evlist__add(ctx->shared, evsel)) {
-				evsel__delete(evsel);
-				return -ENOMEM;
-			}
-			evsel->leader = ctx->shared->entries[orig->leader->idx];
-		}
-	}
-	raise_nofile(ctx, (unsigned long)ctx->shared->nr * ctx->cpus->nr);
-	err = open_shared(ctx);
+	ctx->nr_fds = evlist__nr_fds(ctx->evlist);
 	if (!err) {
-		ctx->shared_mode = true;
+		report_fallbacks(ctx);
 		return 0;
 	}
-	close_all(ctx);
-	if (ctx->opts.cgroup_mode == CGROUP_MODE_SHARED || err != -ENOTTY) {
-		if (err == -ENOTTY || err == -EINVAL || err == -EOPNOTSUPP || err == -E2BIG)
-			pr_err("--cgroup-mode=shared: %s\n", cgroup_share__strerror(err));
-		return err;
+	for (i = 0; i < ctx->evlist->nr_counters; i++) {
+		if (ctx->evlist->counters[i].refused) {
+			pr_err("--cgroup-mode=shared: event '%s': %s\n", failed->name,
+			       cgroup_share__strerror(err));
+			return err;
+		}
 	}
-	pr_info("--for-each-cgroup: %s; using per-cgroup events\n", cgroup_share__strerror(err));
-	ctx->opts.cgroup_mode = CGROUP_MODE_PER_CGROUP;
-	raise_nofile(ctx, need);
-	return open_evlist(ctx, ctx->evlist);
-}
-
-/*
- * Shared mode: read the event ctx->shared->entries[@idx] on CPU index @c for
- * every cgroup with one batch READ_CGROUP, and with PERF_FORMAT_GROUP every
- * member of the group it leads too, into the counts of the per-cgroup
- * copies.  A group's reply holds the leader, then the members that are
- * open in the order they were opened, which is evlist order.
- */
-static int read_shared_cpu(struct stat_ctx *ctx, int idx, int c, const __u64 *ids,
-			   struct evsel_counts *tmp)
-{
-	struct evsel *evsel = ctx->shared->entries[idx], *member;
-	int i, k, m, nr_cntr = 1, err;
-
-	if (evsel->attr.read_format & PERF_FORMAT_GROUP) {
-		nr_cntr = 0;
-		for (i = idx; i < ctx->shared->nr && ctx->shared->entries[i]->leader == evsel; i++)
-			if (evsel__fd(ctx->shared->entries[i], c, 0) >= 0)
-				nr_cntr++;
-	}
-	err = cgroup_share__read(evsel__fd(evsel, c, 0), evsel->attr.read_format, nr_cntr, ids,
-				 ctx->nr_cgrps, tmp, &ctx->nr_read_syscalls);
-	if (err) {
-		pr_err("reading event '%s' on CPU %d for %d cgroups: %s (%s)\n", evsel->name,
-		       ctx->cpus->map[c], ctx->nr_cgrps, strerror(-err), errname(err));
-		return err;
-	}
-	for (i = idx, m = 0; i < ctx->shared->nr && m < nr_cntr; i++) {
-		member = ctx->shared->entries[i];
-		if (member->leader != evsel)
-			break;
-		if (evsel__fd(member, c, 0) < 0)
-			continue;
-		for (k = 0; k < ctx->nr_cgrps; k++)
-			ctx->evlist->entries[k * ctx->shared->nr + i]->counts[c] =
-				tmp[(size_t)k * nr_cntr + m];
-		m++;
-	}
-	return 0;
+	return open_error(ctx, failed, err);
 }
 
 static int read_counters(struct stat_ctx *ctx)
 {
-	struct evsel_counts *tmp = NULL;
-	struct affinity aff;
-	struct evsel *evsel;
-	__u64 *ids = NULL;
-	int i, c, k, err = -ENOMEM;
+	struct evsel *failed;
+	int err;
 
-	affinity__setup(&aff);
-	if (!ctx->shared_mode) {
-		for (c = 0; c < ctx->cpus->nr; c++) {
-			affinity__set(&aff, ctx->cpus->map[c]);
-			err = evlist__read_cpu(ctx->evlist, c, &evsel);
-			if (err) {
-				pr_err("reading event '%s': %s (%s)\n", evsel->name,
-				       strerror(-err), errname(err));
-				goto out;
-			}
-		}
-		err = 0;
-		goto out;
-	}
-	tmp = calloc((size_t)ctx->nr_cgrps * ctx->shared->nr, sizeof(*tmp));
-	ids = calloc(ctx->nr_cgrps, sizeof(*ids));
-	if (!tmp || !ids)
-		goto out;
-	err = 0;
-	for (k = 0; k < ctx->nr_cgrps; k++)
-		ids[k] = ctx->cgrps[k]->id;
-	for (c = 0; c < ctx->cpus->nr; c++) {
-		affinity__set(&aff, ctx->cpus->map[c]);
-		evlist__for_each(ctx->shared, i, evsel) {
-			if (!evsel->fds)
-				continue;
-			if (evsel->attr.read_format & PERF_FORMAT_GROUP && evsel->leader != evsel)
-				continue;	/* read with its leader */
-			err = read_shared_cpu(ctx, i, c, ids, tmp);
-			if (err)
-				goto out;
-		}
-	}
-out:
-	affinity__cleanup(&aff);
-	free(ids);
-	free(tmp);
+	err = evlist__read(ctx->evlist, &failed);
+	if (err)
+		pr_err("reading event '%s': %s (%s)\n", failed->name, strerror(-err),
+		       errname(err));
 	return err;
 }
 
@@ -919,26 +653,6 @@ static int check_cgroups_alive(struct stat_ctx *ctx)
 		}
 	}
 	return 0;
-}
-
-static int evlist_ioctl(struct stat_ctx *ctx, unsigned long req)
-{
-	struct evlist *evlist = ctx->shared_mode ? ctx->shared : ctx->evlist;
-	struct affinity aff;
-	struct evsel *evsel;
-	int i, c, err = 0;
-
-	affinity__setup(&aff);
-	for (c = 0; c < ctx->cpus->nr && !err; c++) {
-		affinity__set(&aff, ctx->cpus->map[c]);
-		evlist__for_each(evlist, i, evsel) {
-			err = evsel__ioctl_cpu(evsel, c, req);
-			if (err)
-				break;
-		}
-	}
-	affinity__cleanup(&aff);
-	return err;
 }
 
 static int fork_workload(struct stat_ctx *ctx)
@@ -1054,7 +768,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 	if (err)
 		goto out_kill;
 	if (!counting_child(ctx)) {
-		err = evlist_ioctl(ctx, PERF_EVENT_IOC_ENABLE);
+		err = evlist__enable(ctx->evlist);
 		if (err) {
 			pr_err("enabling the events: %s (%s)\n", strerror(-err), errname(err));
 			goto out_kill;
@@ -1109,7 +823,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 		wait4(ctx->child, &wst, 0, &ru);
 		ctx->child = 0;
 	}
-	evlist_ioctl(ctx, PERF_EVENT_IOC_DISABLE);
+	evlist__disable(ctx->evlist);
 	stats__update(&ctx->config.walltime,
 		      (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec));
 	if (ctx->opts.argc) {
@@ -1119,7 +833,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 	}
 	if (!ctx->opts.interval) {
 		double r0 = now_ms();
-		unsigned long nr_reads = ctx->nr_read_syscalls;
+		unsigned long nr_reads = evlist__nr_reads(ctx->evlist);
 
 		err = read_counters(ctx);
 		ctx->read_ms = now_ms() - r0;
@@ -1127,10 +841,8 @@ static int run_once(struct stat_ctx *ctx, int *status)
 			goto out_close;
 		if (ctx->opts.for_each_cgroup)
 			pr_info("--for-each-cgroup: %s mode, %lu counting fds, setup %.3f ms, one read of all counts %.3f ms (%lu syscalls)\n",
-				ctx->shared_mode ? "shared" : "per-cgroup", ctx->nr_fds,
-				ctx->setup_ms, ctx->read_ms,
-				ctx->shared_mode ? ctx->nr_read_syscalls - nr_reads :
-				evlist__nr_reads(ctx->evlist));
+				cgroup_mode_name(ctx), ctx->nr_fds, ctx->setup_ms, ctx->read_ms,
+				evlist__nr_reads(ctx->evlist) - nr_reads);
 		err = stat__aggregate(ctx->evlist, &ctx->config, false);
 		if (err)
 			goto out_close;
@@ -1142,7 +854,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 		err = check_cgroups_alive(ctx);
 	}
 out_close:
-	close_all(ctx);
+	evlist__close(ctx->evlist);
 	return err;
 
 out_kill:
@@ -1151,7 +863,7 @@ out_kill:
 		waitpid(ctx->child, NULL, 0);
 		ctx->child = 0;
 	}
-	close_all(ctx);
+	evlist__close(ctx->evlist);
 	return err;
 }
 
@@ -1225,9 +937,7 @@ static void stat_ctx__exit(struct stat_ctx *ctx)
 {
 	int i;
 
-	evlist__delete(ctx->shared);
 	evlist__delete(ctx->evlist);
-	evlist__delete(ctx->events);
 	for (i = 0; i < ctx->nr_cgrps; i++)
 		cgroup__put(ctx->cgrps[i]);
 	free(ctx->cgrps);

@@ -51,11 +51,6 @@ int cgroup_share__attach(int fd, const __u64 *ids, int nr)
 	return err;
 }
 
-int cgroup_share__detach(int fd)
-{
-	return cgroup_share__attach(fd, NULL, 0);
-}
-
 /* words of one event's values in a non-group read */
 static size_t read_values_size(__u64 read_format)
 {

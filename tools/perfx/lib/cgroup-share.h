@@ -15,7 +15,7 @@ struct evsel_counts;
  * found in the table.
  *
  * Everything that depends on the ABI's exact layout lives in
- * cgroup-share.c, behind these four calls.
+ * cgroup-share.c, behind these calls.
  */
 #ifndef PERF_EVENT_IOC_ATTACH_CGROUP
 #define PERF_EVENT_IOC_ATTACH_CGROUP	_IOW('$', 12, __u64 *)
@@ -26,8 +26,6 @@ struct evsel_counts;
 
 /* Attach @nr ids to the event @fd; -ENOTTY when the kernel lacks the ioctl. */
 int cgroup_share__attach(int fd, const __u64 *ids, int nr);
-/* Detach every cgroup (nr == 0). */
-int cgroup_share__detach(int fd);
 /*
  * Read every attached cgroup's count, enabled and running times with one
  * batch READ_CGROUP (id 0); @read_format is the event's.  Without

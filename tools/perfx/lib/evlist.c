@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* the ordered list of events, its per-cgroup expansion, and its reading. */
+/* the ordered list of events, its per-cgroup expansion, and its counters. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "affinity.h"
 #include "cgroup.h"
+#include "counter.h"
+#include "cpumap.h"
 #include "evlist.h"
 #include "evsel.h"
 #include "threadmap.h"
@@ -15,15 +17,30 @@ struct evlist *evlist__new(void)
 	return calloc(1, sizeof(struct evlist));
 }
 
+static void evlist__delete_counters(struct evlist *evlist)
+{
+	int i;
+
+	for (i = 0; i < evlist->nr_counters; i++)
+		free(evlist->counters[i].evsels);
+	free(evlist->counters);
+	evlist->counters = NULL;
+	evlist->nr_counters = 0;
+}
+
 void evlist__delete(struct evlist *evlist)
 {
 	int i;
 
 	if (!evlist)
 		return;
+	evlist__close(evlist);
+	evlist__delete_counters(evlist);
 	for (i = 0; i < evlist->nr; i++)
 		evsel__delete(evlist->entries[i]);
 	free(evlist->entries);
+	cpu_map__put(evlist->cpus);
+	thread_map__put(evlist->threads);
 	free(evlist);
 }
 
@@ -39,13 +56,76 @@ int evlist__add(struct evlist *evlist, struct evsel *evsel)
 	return 0;
 }
 
-/*
- * As perf's --for-each-cgroup: a new list with a copy of every event for
- * each cgroup, cgroup-major, groups kept inside each copy.
- */
-int evlist__expand_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr,
-			   struct evlist **outp)
+void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads)
 {
+	cpu_map__put(evlist->cpus);
+	thread_map__put(evlist->threads);
+	evlist->cpus = cpu_map__get(cpus);
+	evlist->threads = thread_map__get(threads);
+}
+
+/* the leader entries[@i] and the members that follow it */
+static int group_size(const struct evlist *evlist, int i)
+{
+	struct evsel *leader = evlist->entries[i];
+	int n = 1;
+
+	while (i + n < evlist->nr && evlist->entries[i + n]->leader == leader)
+		n++;
+	return n;
+}
+
+/*
+ * A counter for the group led by entries[@first] of a list of @stride
+ * events, whose copy for cgroup k starts at k * @stride + @first in @evlist.
+ */
+static int evlist__add_counter(struct evlist *evlist, int first, int size, int stride,
+			       int nr_cgrps, const struct counter_ops *ops,
+			       const struct counter_ops *fallback)
+{
+	struct counter *n, *counter;
+	int k, m;
+
+	n = realloc(evlist->counters, (evlist->nr_counters + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	evlist->counters = n;
+	counter = &n[evlist->nr_counters];
+	memset(counter, 0, sizeof(*counter));
+	counter->evsels = calloc((size_t)nr_cgrps * size, sizeof(*counter->evsels));
+	if (!counter->evsels)
+		return -ENOMEM;
+	evlist->nr_counters++;
+	counter->ops = ops;
+	counter->fallback = fallback;
+	counter->nr_cgrps = nr_cgrps;
+	counter->nr_members = size;
+	for (k = 0; k < nr_cgrps; k++)
+		for (m = 0; m < size; m++)
+			counter->evsels[k * size + m] = evlist->entries[k * stride + first + m];
+	return 0;
+}
+
+/* @evlist's groups, each copied @nr_cgrps times at a stride of @stride */
+static int evlist__add_counters(struct evlist *evlist, int stride, int nr_cgrps,
+				const struct counter_ops *ops,
+				const struct counter_ops *fallback)
+{
+	int i, size, err;
+
+	for (i = 0; i < stride; i += size) {
+		size = group_size(evlist, i);
+		err = evlist__add_counter(evlist, i, size, stride, nr_cgrps, ops, fallback);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int evlist__expand_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr,
+			   enum evlist_cgroup_mode mode, struct evlist **outp)
+{
+	const struct counter_ops *ops = &counter_share_ops, *fallback = NULL;
 	struct evlist *out = evlist__new();
 	int c, i, err = -ENOMEM;
 
@@ -70,6 +150,14 @@ int evlist__expand_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr,
 		}
 	}
 	out->nr_groups = evlist->nr_groups;
+	if (mode == EVLIST_CGROUP_EVENTS)
+		ops = &counter_events_ops;
+	else if (mode == EVLIST_CGROUP_AUTO)
+		fallback = &counter_events_ops;
+	err = evlist__add_counters(out, evlist->nr, nr, ops, fallback);
+	if (err)
+		goto out_delete;
+	evlist__set_maps(out, evlist->cpus, evlist->threads);
 	*outp = out;
 	return 0;
 
@@ -78,10 +166,6 @@ out_delete:
 	return err;
 }
 
-/*
- * As perf's -G: the i-th cgroup goes to the i-th event (a NULL entry skips
- * one); a single cgroup goes to every event.
- */
 int evlist__set_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr)
 {
 	int i;
@@ -109,83 +193,152 @@ int evlist__unit_width(const struct evlist *evlist)
 	return w;
 }
 
-/*
- * Read the group led by entries[@lidx] on CPU index @c with one read(2) per
- * thread, as perf stat does: { nr, ena, run, { val, id }[nr] }, the leader
- * first, then the members that are open in the order they were opened,
- * which is evlist order (members follow their leader).  counts[c] of each
- * becomes the sum over the threads.
- */
-static int evlist__read_group_cpu(struct evlist *evlist, int lidx, int c)
+int evlist__for_each_cpu(struct evlist *evlist, int (*fn)(struct evlist *evlist, int c,
+							  void *arg), void *arg)
 {
-	struct evsel *leader = evlist->entries[lidx];
-	size_t words = 3 + 2 * (size_t)leader->nr_members;
-	int t, i, k, err = 0;
-	__u64 *buf;
+	struct affinity aff;
+	int c, err = 0;
 
-	buf = calloc(words, sizeof(*buf));
-	if (!buf)
-		return -ENOMEM;
-	for (i = lidx; i < evlist->nr && evlist->entries[i]->leader == leader; i++)
-		memset(&evlist->entries[i]->counts[c], 0, sizeof(struct evsel_counts));
-	for (t = 0; t < leader->threads->nr && !err; t++) {
-		int fd = evsel__fd(leader, c, t);
-		ssize_t n;
-
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, words * sizeof(*buf));
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (n < 3 * (ssize_t)sizeof(*buf) || buf[0] > (__u64)leader->nr_members ||
-		    (size_t)n != (3 + 2 * buf[0]) * sizeof(*buf)) {
-			err = -EIO;
-			break;
-		}
-		k = 0;
-		for (i = lidx; i < evlist->nr && evlist->entries[i]->leader == leader; i++) {
-			struct evsel *member = evlist->entries[i];
-
-			if (evsel__fd(member, c, t) < 0)
-				continue;
-			if ((__u64)k == buf[0]) {
-				err = -EIO;
-				break;
-			}
-			member->counts[c].val += buf[3 + 2 * k];
-			member->counts[c].ena += buf[1];
-			member->counts[c].run += buf[2];
-			k++;
-		}
-		if (!err && (__u64)k != buf[0])
-			err = -EIO;
+	affinity__setup(&aff);
+	for (c = 0; c < evlist->cpus->nr && !err; c++) {
+		affinity__set(&aff, evlist->cpus->map[c]);
+		err = fn(evlist, c, arg);
 	}
-	free(buf);
+	affinity__cleanup(&aff);
 	return err;
 }
 
-/*
- * Read every event of @evlist on CPU index @c: a group in one read through
- * its leader when opened with PERF_FORMAT_GROUP, any other event alone.
- */
-int evlist__read_cpu(struct evlist *evlist, int c, struct evsel **failed)
+/* a list that was not expanded: each group counted by its own events */
+static int evlist__init_counters(struct evlist *evlist)
+{
+	if (evlist->nr_counters)
+		return 0;
+	return evlist__add_counters(evlist, evlist->nr, 1, &counter_events_ops, NULL);
+}
+
+/* every event, however it is counted, has counts for each CPU */
+static int evlist__prepare(struct evlist *evlist)
 {
 	struct evsel *evsel;
 	int i, err;
 
+	err = evlist__init_counters(evlist);
+	if (err)
+		return err;
 	evlist__for_each(evlist, i, evsel) {
-		if (!(evsel->attr.read_format & PERF_FORMAT_GROUP))
-			err = evsel__read_cpu(evsel, c);
-		else if (evsel->leader == evsel && evsel->fds)
-			err = evlist__read_group_cpu(evlist, i, c);
-		else
-			continue;	/* read with its leader */
-		if (err) {
-			*failed = evsel;
+		err = evsel__prepare(evsel, evlist->cpus, evlist->threads);
+		if (err)
 			return err;
-		}
+		/* as perf stat: a group is read in one go through its leader */
+		if (group_size(evlist, evsel->leader->idx) > 1)
+			evsel->attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
 	}
 	return 0;
+}
+
+static int open_cpu(struct evlist *evlist, int c, void *arg)
+{
+	int i, err;
+
+	for (i = 0; i < evlist->nr_counters; i++) {
+		err = counter__open_cpu(&evlist->counters[i], c, arg);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int evlist__open(struct evlist *evlist, struct evsel **failed)
+{
+	int err;
+
+	*failed = NULL;
+	err = evlist__prepare(evlist);
+	if (!err)
+		err = evlist__for_each_cpu(evlist, open_cpu, failed);
+	if (err)
+		evlist__close(evlist);
+	return err;
+}
+
+static int ioctl_cpu(struct evlist *evlist, int c, void *arg)
+{
+	unsigned long req = *(unsigned long *)arg;
+	int i, err;
+
+	for (i = 0; i < evlist->nr_counters; i++) {
+		struct counter *counter = &evlist->counters[i];
+
+		err = counter->ops->ioctl_cpu(counter, c, req);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int evlist__enable(struct evlist *evlist)
+{
+	unsigned long req = PERF_EVENT_IOC_ENABLE;
+
+	return evlist__for_each_cpu(evlist, ioctl_cpu, &req);
+}
+
+int evlist__disable(struct evlist *evlist)
+{
+	unsigned long req = PERF_EVENT_IOC_DISABLE;
+
+	return evlist__for_each_cpu(evlist, ioctl_cpu, &req);
+}
+
+static int read_cpu(struct evlist *evlist, int c, void *arg)
+{
+	int i, err;
+
+	for (i = 0; i < evlist->nr_counters; i++) {
+		struct counter *counter = &evlist->counters[i];
+
+		err = counter->ops->read_cpu(counter, c, arg);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int evlist__read(struct evlist *evlist, struct evsel **failed)
+{
+	int err;
+
+	*failed = NULL;
+	err = evlist__init_counters(evlist);
+	if (err)
+		return err;
+	return evlist__for_each_cpu(evlist, read_cpu, failed);
+}
+
+void evlist__close(struct evlist *evlist)
+{
+	int i;
+
+	for (i = 0; i < evlist->nr_counters; i++)
+		evlist->counters[i].ops->close(&evlist->counters[i]);
+}
+
+unsigned long evlist__nr_fds(const struct evlist *evlist)
+{
+	unsigned long nr = 0;
+	int i;
+
+	for (i = 0; i < evlist->nr_counters; i++)
+		nr += evlist->counters[i].nr_fds;
+	return nr;
+}
+
+unsigned long evlist__nr_reads(const struct evlist *evlist)
+{
+	unsigned long nr = 0;
+	int i;
+
+	for (i = 0; i < evlist->nr_counters; i++)
+		nr += evlist->counters[i].nr_reads;
+	return nr;
 }

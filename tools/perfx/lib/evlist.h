@@ -2,13 +2,33 @@
 #ifndef __PERFX_EVLIST_H
 #define __PERFX_EVLIST_H
 
-struct evsel;
 struct cgroup;
+struct counter;
+struct cpu_map;
+struct evsel;
+struct thread_map;
 
+/* how --for-each-cgroup counts each event group */
+enum evlist_cgroup_mode {
+	EVLIST_CGROUP_AUTO,		/* shared where the kernel takes it */
+	EVLIST_CGROUP_SHARED,		/* shared or fail */
+	EVLIST_CGROUP_EVENTS,		/* one event per cgroup, as perf */
+};
+
+/*
+ * The ordered list of events as they are printed.  It owns the CPUs and
+ * tasks they count on, and the counters (counter.h) that open, enable,
+ * read and close them: one per event group, or per event group across its
+ * cgroup copies after evlist__expand_cgroups().
+ */
 struct evlist {
 	int nr;
 	struct evsel **entries;
 	int nr_groups;
+	struct cpu_map *cpus;
+	struct thread_map *threads;
+	int nr_counters;
+	struct counter *counters;
 };
 
 #define evlist__for_each(evlist, i, evsel) \
@@ -17,10 +37,39 @@ struct evlist {
 struct evlist *evlist__new(void);
 void evlist__delete(struct evlist *evlist);
 int evlist__add(struct evlist *evlist, struct evsel *evsel);
+/* Take references to the CPUs and tasks every event counts on. */
+void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread_map *threads);
+/*
+ * As perf's --for-each-cgroup: a new list with a copy of every event for
+ * each cgroup, cgroup-major, groups kept inside each copy, and one counter
+ * per event group for all its copies, counting as @mode says.
+ */
 int evlist__expand_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr,
-			   struct evlist **outp);
+			   enum evlist_cgroup_mode mode, struct evlist **outp);
+/* As perf's -G: the i-th cgroup to the i-th event, one cgroup to all. */
 int evlist__set_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr);
 int evlist__unit_width(const struct evlist *evlist);
-int evlist__read_cpu(struct evlist *evlist, int cpu_idx, struct evsel **failed);
+
+/*
+ * Call @fn for every CPU index of the list, running on that CPU meanwhile
+ * (as perf does: the kernel then does the work locally, not by IPI), until
+ * @fn returns non-zero, which is returned.
+ */
+int evlist__for_each_cpu(struct evlist *evlist, int (*fn)(struct evlist *evlist, int c,
+							  void *arg), void *arg);
+/*
+ * Open every counter, CPU by CPU.  Events the kernel does not have are
+ * marked not supported and skipped, as perf does; any other error closes
+ * everything and is returned with *@failed the event that hit it.
+ */
+int evlist__open(struct evlist *evlist, struct evsel **failed);
+int evlist__enable(struct evlist *evlist);
+int evlist__disable(struct evlist *evlist);
+/* Every event's cumulative counts per CPU into evsel->counts[]. */
+int evlist__read(struct evlist *evlist, struct evsel **failed);
+void evlist__close(struct evlist *evlist);
+/* Counting fds open now; read syscalls made so far. */
+unsigned long evlist__nr_fds(const struct evlist *evlist);
+unsigned long evlist__nr_reads(const struct evlist *evlist);
 
 #endif /* __PERFX_EVLIST_H */

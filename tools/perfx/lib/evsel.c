@@ -46,7 +46,6 @@ struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
 	evsel->supported = true;
 	evsel->scale = 1.0;
 	evsel->unit = "";
-	evsel->share_idx = -1;
 	if (evsel__is_clock(evsel)) {
 		evsel->unit = "msec";
 		evsel->scale = 1e-6;
@@ -104,6 +103,15 @@ int evsel__nr_fds(const struct evsel *evsel)
 	return evsel->cpus->nr * evsel->threads->nr;
 }
 
+int evsel__nr_open_fds(const struct evsel *evsel)
+{
+	int i, nr = 0;
+
+	for (i = 0; evsel->fds && i < evsel__nr_fds(evsel); i++)
+		nr += evsel->fds[i] >= 0;
+	return nr;
+}
+
 int evsel__fd(const struct evsel *evsel, int cpu_idx, int thread_idx)
 {
 	if (!evsel->fds)
@@ -122,26 +130,30 @@ int evsel__alloc_counts(struct evsel *evsel, int ncpus)
 	return 0;
 }
 
-/* Allocate the fds (all -1) and counts for @cpus x @threads. */
+/* Count on @cpus x @threads: counts per CPU, no fds yet, plain read_format. */
 int evsel__prepare(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
 {
-	int i, nr;
-
 	if (evsel->fds)
 		return -EBUSY;
 	cpu_map__put(evsel->cpus);
 	thread_map__put(evsel->threads);
 	evsel->cpus = cpu_map__get(cpus);
 	evsel->threads = thread_map__get(threads);
-	nr = evsel__nr_fds(evsel);
+	evsel->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				  PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return evsel__alloc_counts(evsel, cpus->nr);
+}
+
+static int evsel__alloc_fds(struct evsel *evsel)
+{
+	int i, nr = evsel__nr_fds(evsel);
+
 	evsel->fds = malloc(nr * sizeof(int));
 	if (!evsel->fds)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++)
 		evsel->fds[i] = -1;
-	evsel->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-				  PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return evsel__alloc_counts(evsel, cpus->nr);
+	return 0;
 }
 
 /*
@@ -155,6 +167,8 @@ int evsel__open_cpu(struct evsel *evsel, int c)
 	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
 	int t, err;
 
+	if (!evsel->fds && evsel__alloc_fds(evsel))
+		return -ENOMEM;
 	if (evsel->cgrp)
 		flags |= PERF_FLAG_PID_CGROUP;
 	for (t = 0; t < evsel->threads->nr; t++) {
@@ -196,19 +210,6 @@ void evsel__close_cpu(struct evsel *evsel, int c)
 	}
 }
 
-/* Open every (CPU, thread); on failure nothing stays open. */
-int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
-{
-	int c, err;
-
-	err = evsel__prepare(evsel, cpus, threads);
-	for (c = 0; !err && c < cpus->nr; c++)
-		err = evsel__open_cpu(evsel, c);
-	if (err)
-		evsel__close(evsel);
-	return err;
-}
-
 int evsel__ioctl_cpu(struct evsel *evsel, int c, unsigned long req)
 {
 	int t;
@@ -219,16 +220,6 @@ int evsel__ioctl_cpu(struct evsel *evsel, int c, unsigned long req)
 		if (fd >= 0 && ioctl(fd, req, 0) < 0)
 			return -errno;
 	}
-	return 0;
-}
-
-int evsel__ioctl(struct evsel *evsel, unsigned long req)
-{
-	int i;
-
-	for (i = 0; evsel->fds && i < evsel__nr_fds(evsel); i++)
-		if (evsel->fds[i] >= 0 && ioctl(evsel->fds[i], req, 0) < 0)
-			return -errno;
 	return 0;
 }
 
@@ -267,18 +258,6 @@ int evsel__read_cpu(struct evsel *evsel, int c)
 		sum.run += v.run;
 	}
 	evsel->counts[c] = sum;
-	return 0;
-}
-
-int evsel__read(struct evsel *evsel)
-{
-	int c, err;
-
-	for (c = 0; evsel->fds && c < evsel->cpus->nr; c++) {
-		err = evsel__read_cpu(evsel, c);
-		if (err)
-			return err;
-	}
 	return 0;
 }
 

@@ -18,13 +18,10 @@ struct evsel_counts {
 };
 
 /*
- * One event as the user named it.  Opened, it has one fd per (CPU, thread);
- * counts[] holds the cumulative values per CPU index summed over threads,
- * prev[] the values at the previous interval.
- *
- * In shared cgroup mode the per-cgroup copies open nothing: @share points at
- * the cgroup-less event that is opened, and @share_idx is the copy's index
- * in that event's attached cgroup list.
+ * One event as the user named it, or its copy for one cgroup.  Opened by
+ * the events backend it has one fd per (CPU, thread); whatever backend
+ * counts it (counter.h), counts[] holds the cumulative values per CPU
+ * index summed over threads, prev[] the values at the previous interval.
  */
 struct evsel {
 	struct perf_event_attr attr;
@@ -44,9 +41,6 @@ struct evsel {
 	struct evsel_counts *aggr;
 	int nr_aggr;
 	bool supported;
-	int open_err;
-	struct evsel *share;
-	int share_idx;
 	/* -r: statistics of the aggregated scaled count over runs */
 	struct stats res_stats;
 };
@@ -57,7 +51,6 @@ void evsel__delete(struct evsel *evsel);
 bool evsel__is_clock(const struct evsel *evsel);
 bool evsel__match(const struct evsel *evsel, __u32 type, __u64 config);
 int evsel__alloc_counts(struct evsel *evsel, int ncpus);
-int evsel__open(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads);
 int evsel__prepare(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads);
 int evsel__open_cpu(struct evsel *evsel, int cpu_idx);
 void evsel__close(struct evsel *evsel);
@@ -66,8 +59,7 @@ int evsel__ioctl_cpu(struct evsel *evsel, int cpu_idx, unsigned long req);
 int evsel__read_cpu(struct evsel *evsel, int cpu_idx);
 int evsel__fd(const struct evsel *evsel, int cpu_idx, int thread_idx);
 int evsel__nr_fds(const struct evsel *evsel);
-int evsel__read(struct evsel *evsel);
-int evsel__ioctl(struct evsel *evsel, unsigned long req);
+int evsel__nr_open_fds(const struct evsel *evsel);
 void evsel__save_prev(struct evsel *evsel);
 
 #endif /* __PERFX_EVSEL_H */

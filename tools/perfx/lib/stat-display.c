@@ -82,10 +82,7 @@ int stat__aggregate(struct evlist *evlist, struct stat_config *config, bool delt
 
 	evlist__for_each(evlist, i, evsel) {
 		int ncpus = evsel->cpus ? evsel->cpus->nr : 0, nr, c;
-		struct evsel *src = evsel->share ? evsel->share : evsel;
 
-		if (evsel->share)
-			ncpus = src->cpus ? src->cpus->nr : 0;
 		nr = config->aggr == STAT_AGGR_NONE ? ncpus : 1;
 		if (nr < 1)
 			nr = 1;
@@ -509,7 +506,7 @@ static void print_prefix(struct stat_config *config, struct evsel *evsel, int sl
 				(unsigned long)config->interval_ts.tv_nsec, config->csv_sep);
 	}
 	if (config->aggr == STAT_AGGR_NONE) {
-		const struct cpu_map *cpus = evsel->share ? evsel->share->cpus : evsel->cpus;
+		const struct cpu_map *cpus = evsel->cpus;
 		int cpu = cpus && slot < cpus->nr ? cpus->map[slot] : slot;
 
 		if (config->fmt == STAT_OUT_JSON)

@@ -4,7 +4,8 @@
  * PERF_FORMAT_GROUP reply { nr, ena, run, { val, id }[nr] } lands in the
  * leader and the open members in evlist order, summed over threads, an
  * unopened member is skipped, and a reply of the wrong size or count is
- * -EIO naming the leader.  The "kernel" is a pipe holding the reply.
+ * -EIO naming the leader.  The "kernel" is a pipe holding the reply; the
+ * list is read through evlist__read() and the events backend.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -67,22 +68,17 @@ static struct evlist *group_new(int nthreads)
 			return NULL;
 		evsel->leader = evlist->entries[0];
 		evsel->attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
+		/* what evsel__open_cpu() allocates, none open */
+		evsel->fds = malloc(nthreads * sizeof(int));
+		if (!evsel->fds)
+			return NULL;
+		memset(evsel->fds, -1, nthreads * sizeof(int));
 	}
 	evlist->entries[0]->nr_members = 3;
+	evlist__set_maps(evlist, cpus, threads);
 	cpu_map__put(cpus);
 	thread_map__put(threads);
 	return evlist;
-}
-
-static void group_delete(struct evlist *evlist)
-{
-	int i, t;
-
-	for (i = 0; i < evlist->nr; i++)
-		for (t = 0; t < evlist->entries[i]->threads->nr; t++)
-			if (evsel__fd(evlist->entries[i], 0, t) >= 0)
-				close(evsel__fd(evlist->entries[i], 0, t));
-	evlist__delete(evlist);
 }
 
 /* a member gets a dummy fd, never read, so that it counts as open */
@@ -107,7 +103,7 @@ static void test_one_thread(void)
 
 	evlist->entries[0]->fds[0] = reply_fd(reply, 9);
 	open_members(evlist, 0, true);
-	err = evlist__read_cpu(evlist, 0, &failed);
+	err = evlist__read(evlist, &failed);
 	tap_ok(!err, "a group reads in one read: %d", err);
 	tap_ok(evlist->entries[0]->counts[0].val == 11 &&
 	       evlist->entries[1]->counts[0].val == 22 &&
@@ -116,7 +112,7 @@ static void test_one_thread(void)
 	tap_ok(evlist->entries[2]->counts[0].ena == 1000 &&
 	       evlist->entries[2]->counts[0].run == 500,
 	       "every member gets the group's times");
-	group_delete(evlist);
+	evlist__delete(evlist);	/* closes the fds */
 }
 
 static void test_threads_sum(void)
@@ -130,12 +126,12 @@ static void test_threads_sum(void)
 	evlist->entries[0]->fds[1] = reply_fd(r1, 9);
 	open_members(evlist, 0, true);
 	open_members(evlist, 1, true);
-	tap_ok(!evlist__read_cpu(evlist, 0, &failed) &&
+	tap_ok(!evlist__read(evlist, &failed) &&
 	       evlist->entries[1]->counts[0].val == 22 &&
 	       evlist->entries[1]->counts[0].ena == 3000 &&
 	       evlist->entries[1]->counts[0].run == 2000,
 	       "two threads' group reads are summed per member");
-	group_delete(evlist);
+	evlist__delete(evlist);	/* closes the fds */
 }
 
 static void test_unopened_member(void)
@@ -146,11 +142,11 @@ static void test_unopened_member(void)
 
 	evlist->entries[0]->fds[0] = reply_fd(reply, 7);
 	evlist->entries[2]->fds[0] = member_fd();	/* member 1 did not open */
-	tap_ok(!evlist__read_cpu(evlist, 0, &failed) &&
+	tap_ok(!evlist__read(evlist, &failed) &&
 	       evlist->entries[1]->counts[0].val == 0 &&
 	       evlist->entries[2]->counts[0].val == 7,
 	       "a member that is not open is skipped, the next one gets its value");
-	group_delete(evlist);
+	evlist__delete(evlist);	/* closes the fds */
 }
 
 static void expect_eio(const char *what, const __u64 *reply, size_t words, bool second)
@@ -161,10 +157,10 @@ static void expect_eio(const char *what, const __u64 *reply, size_t words, bool 
 
 	evlist->entries[0]->fds[0] = reply_fd(reply, words);
 	open_members(evlist, 0, second);
-	err = evlist__read_cpu(evlist, 0, &failed);
+	err = evlist__read(evlist, &failed);
 	tap_ok(err == -EIO && failed == evlist->entries[0],
 	       "%s: -EIO naming the leader (got %d)", what, err);
-	group_delete(evlist);
+	evlist__delete(evlist);	/* closes the fds */
 }
 
 static void test_garbage(void)

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_COUNTER_H
+#define __PERFX_COUNTER_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+
+struct evsel;
+
+/*
+ * How one event group is counted, behind one small ops table as perf's
+ * bpf_counter_ops: whatever the backend, it leaves its values in the
+ * evsels' counts[] and the display code sees nothing else.
+ *
+ * A counter covers an event group (its leader and members) in @nr_cgrps
+ * cgroup copies: evsels[k * nr_members + m] is member m for cgroup k.
+ * Without cgroups @nr_cgrps is 1 and the copy is the event itself.
+ *
+ * The evlist drives every backend CPU by CPU (evlist__for_each_cpu()), so
+ * that the work is done on the CPU it concerns.
+ */
+struct counter;
+
+struct counter_ops {
+	/* what -v calls the backend */
+	const char *name;
+	/* open CPU index @c's fds; *@failed names the event of a hard error */
+	int (*open_cpu)(struct counter *counter, int c, struct evsel **failed);
+	/* CPU index @c's values into counts[c] of every copy */
+	int (*read_cpu)(struct counter *counter, int c, struct evsel **failed);
+	/* PERF_EVENT_IOC_ENABLE / DISABLE on CPU index @c */
+	int (*ioctl_cpu)(struct counter *counter, int c, unsigned long req);
+	/* close every fd, free what open_cpu() made; the counter can reopen */
+	void (*close)(struct counter *counter);
+};
+
+struct counter {
+	const struct counter_ops *ops;
+	/* auto mode: where to go when the kernel refuses @ops */
+	const struct counter_ops *fallback;
+	/* the kernel's refusal of the shared ioctls (-errno), 0 if none */
+	int refused;
+	struct evsel **evsels;
+	int nr_cgrps;
+	int nr_members;
+	/* backend state */
+	void *priv;
+	/* counting fds open now, read syscalls made: for -v */
+	unsigned long nr_fds;
+	unsigned long nr_reads;
+};
+
+/* One fd per event, CPU and task or cgroup: what perf does. */
+extern const struct counter_ops counter_events_ops;
+/* One fd per event and CPU for every cgroup: the shared-cgroup ioctls. */
+extern const struct counter_ops counter_share_ops;
+
+/*
+ * ops->open_cpu(), and where the kernel refused the shared ioctls and a
+ * fallback is set: close, switch to the fallback and open CPU indexes
+ * 0..@c with it; counter->refused keeps the reason.
+ */
+int counter__open_cpu(struct counter *counter, int c, struct evsel **failed);
+/* Mark @evsel and what it leads in the same copy as not supported. */
+void counter__mark_unsupported(struct counter *counter, int k, int m);
+/* A perf_event_open() errno that means "this event does not exist here". */
+bool counter__errno_unsupported(int err);
+
+#endif /* __PERFX_COUNTER_H */
