@@ -80,15 +80,13 @@ struct pipe_task {
 	int		err;		/* -errno of entering the cgroup */
 };
 
+/* Move the calling process (thread, with @threaded) into @mnt/@name. */
 static int enter_cgroup(const char *mnt, const char *name, bool threaded)
 {
 	char path[PATH_MAX];
 	int fd, len, err = 0;
 	char id[32];
 
-	snprintf(path, sizeof(path), "%s/%s", mnt, name);
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return -errno;
 	snprintf(path, sizeof(path), "%s/%s/%s", mnt, name,
 		 threaded ? "cgroup.threads" : "cgroup.procs");
 	fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -144,21 +142,109 @@ static void *pipe_task__thread(void *arg)
 	return NULL;
 }
 
+/* -G A,B: two names under the cgroup2 mount, none leaving it */
 static int parse_groups(const char *arg, char **groups, char *cg[2])
 {
+	free(*groups);
 	*groups = strdup(arg);
 	if (!*groups)
 		return -ENOMEM;
 	cg[0] = *groups;
 	cg[1] = strchr(*groups, ',');
-	if (!cg[1] || !cg[1][1] || cg[1] == cg[0]) {
+	if (!cg[1] || !cg[1][1] || cg[1] == cg[0] || strchr(cg[1] + 1, ',')) {
 		sched_pipe_value_error("-G", "-G '%s': expected two cgroup names A,B (EINVAL)\n", arg);
-		free(*groups);
-		*groups = NULL;
-		return -EINVAL;
+		return USAGE_EXIT_STATUS;
 	}
 	*cg[1]++ = '\0';
+	if (cgroup__bad_name(cg[0]) || cgroup__bad_name(cg[1])) {
+		sched_pipe_value_error("-G", "-G '%s': expected names under the cgroup2 mount, not '..' or a newline (EINVAL)\n",
+				       arg);
+		return USAGE_EXIT_STATUS;
+	}
 	return 0;
+}
+
+/*
+ * The cgroups of -G, and where this process was: what the run creates it
+ * removes afterwards, once this process (or thread) is back where it was.
+ */
+struct bench_cgroups {
+	char mnt[PATH_MAX];
+	char home[PATH_MAX];
+	bool created[2];
+};
+
+/* /proc/self/cgroup's "0::/path" line: this process's cgroup2 path */
+static int own_cgroup(char *buf, size_t size)
+{
+	char line[PATH_MAX + 8];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		err = strlen(line + 3) < size ? 0 : -ENAMETOOLONG;
+		if (!err)
+			strcpy(buf, line + 3);
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+static int bench_cgroups__create(struct bench_cgroups *bc, char *cg[2])
+{
+	char path[PATH_MAX * 2];
+	int i, err;
+
+	err = cgroup__find_mnt(NULL, bc->mnt, sizeof(bc->mnt));
+	if (err) {
+		fprintf(stderr, "perfx bench: no cgroup2 mount: %s\n", strerror(-err));
+		return err;
+	}
+	err = own_cgroup(bc->home, sizeof(bc->home));
+	if (err) {
+		fprintf(stderr, "perfx bench: /proc/self/cgroup: no cgroup2 path: %s\n",
+			strerror(-err));
+		return err;
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", bc->mnt, cg[i]);
+		if (!mkdir(path, 0755)) {
+			bc->created[i] = true;
+		} else if (errno != EEXIST) {
+			err = -errno;
+			fprintf(stderr, "perfx bench: creating cgroup '%s' (%s): %s\n", cg[i], path,
+				strerror(-err));
+			snprintf(path, sizeof(path), "%s/%s", bc->mnt, cg[0]);
+			if (i && bc->created[0])
+				rmdir(path);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* back home, then remove what this run created; a failure is only said */
+static void bench_cgroups__remove(struct bench_cgroups *bc, char *cg[2], bool threaded)
+{
+	char path[PATH_MAX * 2];
+	int i, err;
+
+	err = enter_cgroup(bc->mnt, bc->home, threaded);
+	if (err)
+		fprintf(stderr, "perfx bench: moving back to cgroup '%s': %s\n", bc->home,
+			strerror(-err));
+	for (i = 1; i >= 0; i--) {
+		snprintf(path, sizeof(path), "%s/%s", bc->mnt, cg[i]);
+		if (bc->created[i] && rmdir(path))
+			fprintf(stderr, "perfx bench: removing cgroup '%s' (%s): %s\n", cg[i],
+				path, strerror(errno));
+	}
 }
 
 static int first_allowed_cpu(void)
@@ -217,54 +303,94 @@ static void print_result(long loops, bool threaded, double sec)
 	printf(" %14d ops/sec\n", (int)(loops / sec));
 }
 
+/* the options: 0, or an exit status (reported) */
+static int parse_options(int argc, char **argv, long *loops, bool *threaded, char **groups,
+			 char *cg[2])
+{
+	struct option_parser p;
+	int c, err;
+
+	err = option_parser__init(&p, sched_pipe_options, argc, argv);
+	if (err) {
+		fprintf(stderr, "perfx bench: %s\n", strerror(-err));
+		return 1;
+	}
+	while (!err && (c = option_parser__next(&p)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'l':
+			errno = 0;
+			*loops = strtol(optarg, &end, 10);
+			if (!*optarg || *end || *loops <= 0 || errno)
+				err = sched_pipe_value_error("-l", "-l '%s': expected a positive count (EINVAL)\n",
+							     optarg);
+			break;
+		case 'T':
+			*threaded = true;
+			break;
+		case 'G':
+			err = parse_groups(optarg, groups, cg);
+			if (err == -ENOMEM) {
+				fprintf(stderr, "perfx bench: %s\n", strerror(ENOMEM));
+				err = 1;
+			}
+			break;
+		case 'h':
+			err = bench_sched_pipe_usage();
+			break;
+		default:
+			err = usage_getopt_error(stderr, sched_pipe_usage, sched_pipe_options, optopt,
+						 argv[optind - 1]);
+			break;
+		}
+	}
+	if (!err && optind < argc) {
+		usage_with_options_msg(stderr, sched_pipe_usage, sched_pipe_options,
+				       "unknown option '%s'", argv[optind]);
+		err = USAGE_EXIT_STATUS;
+	}
+	option_parser__exit(&p);
+	return err;
+}
+
+static void report_failure(struct pipe_task *t, char *cg[2], bool groups, bool threaded,
+			   int err)
+{
+	int i = t[0].err ? 0 : 1;
+
+	if (t[i].err && groups)
+		fprintf(stderr, "perfx bench: %s cgroup '%s' on CPU %d: %s%s\n",
+			threaded ? "moving a thread into" : "entering", cg[i], t[i].cpu,
+			strerror(-t[i].err),
+			threaded && t[i].err == -EOPNOTSUPP ?
+			" (-T needs threaded cgroups in the process's threaded domain)" : "");
+	else
+		fprintf(stderr, "perfx bench: the %s failed: %s%s\n",
+			threaded ? "thread" : "child", strerror(-err),
+			groups && !threaded ? " (cannot enter its cgroup?)" : "");
+}
+
 int bench_sched_pipe(int argc, char **argv)
 {
-	char mnt[PATH_MAX], *cg[2] = { NULL, NULL }, *groups = NULL;
-	struct pipe_task t[2];
-	int p1[2], p2[2], err, i;
-	bool threaded = false;
+	char *cg[2] = { NULL, NULL }, *groups = NULL;
+	struct bench_cgroups bc = { 0 };
 	struct timespec t0, t1;
+	struct pipe_task t[2];
+	bool threaded = false;
 	long loops = 1000000;
+	int p1[2], p2[2], err, i, ret = 1;
 
-	for (i = 1; i < argc; i++) {
-		if ((!strcmp(argv[i], "-l") || !strcmp(argv[i], "--loop")) && i + 1 < argc) {
-			char *end;
-
-			errno = 0;
-			loops = strtol(argv[++i], &end, 10);
-			if (!*argv[i] || *end || loops <= 0 || errno) {
-				free(groups);
-				return sched_pipe_value_error("-l", "-l '%s': expected a positive count (EINVAL)\n",
-							      argv[i]);
-			}
-		} else if (!strcmp(argv[i], "-T") || !strcmp(argv[i], "--threaded")) {
-			threaded = true;
-		} else if ((!strcmp(argv[i], "-G") || !strcmp(argv[i], "--cgroups")) &&
-			   i + 1 < argc && !groups) {
-			if (parse_groups(argv[++i], &groups, cg))
-				return USAGE_EXIT_STATUS;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			free(groups);
-			return bench_sched_pipe_usage();
-		} else {
-			free(groups);
-			usage_with_options_msg(stderr, sched_pipe_usage, sched_pipe_options,
-					       "unknown option '%s'", argv[i]);
-			return USAGE_EXIT_STATUS;
-		}
+	err = parse_options(argc, argv, &loops, &threaded, &groups, cg);
+	if (err) {
+		ret = err;
+		goto out_free;
 	}
-	if (groups) {
-		err = cgroup__find_mnt(NULL, mnt, sizeof(mnt));
-		if (err) {
-			fprintf(stderr, "perfx bench: no cgroup2 mount: %s\n", strerror(-err));
-			free(groups);
-			return 1;
-		}
-	}
-	if (pipe(p1) || pipe(p2)) {
+	if (groups && bench_cgroups__create(&bc, cg))
+		goto out_free;
+	if (pipe2(p1, O_CLOEXEC) || pipe2(p2, O_CLOEXEC)) {
 		perror("perfx bench: pipe");
-		free(groups);
-		return 1;
+		goto out_remove;
 	}
 	for (i = 0; i < 2; i++) {
 		t[i] = (struct pipe_task){
@@ -272,7 +398,7 @@ int bench_sched_pipe(int argc, char **argv)
 			.wfd = i ? p2[1] : p1[1],
 			.loops = loops,
 			.first = !i,
-			.mnt = groups ? mnt : NULL,
+			.mnt = groups ? bc.mnt : NULL,
 			.cgroup = cg[i],
 			.cpu = groups ? first_allowed_cpu() : -1,
 			.threaded = threaded,
@@ -288,21 +414,15 @@ int bench_sched_pipe(int argc, char **argv)
 			close(t[i].wfd);
 	}
 	if (err) {
-		i = t[0].err ? 0 : 1;
-		if (t[i].err && groups)
-			fprintf(stderr, "perfx bench: %s cgroup '%s' on CPU %d: %s%s\n",
-				threaded ? "moving a thread into" : "entering", cg[i], t[i].cpu,
-				strerror(-t[i].err),
-				threaded && t[i].err == -EOPNOTSUPP ?
-				" (-T needs threaded cgroups in the process's threaded domain)" : "");
-		else
-			fprintf(stderr, "perfx bench: the %s failed: %s%s\n",
-				threaded ? "thread" : "child", strerror(-err),
-				groups && !threaded ? " (cannot enter its cgroup?)" : "");
-		free(groups);
-		return 1;
+		report_failure(t, cg, groups, threaded, err);
+		goto out_remove;
 	}
-	free(groups);
 	print_result(loops, threaded, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
-	return 0;
+	ret = 0;
+out_remove:
+	if (groups)
+		bench_cgroups__remove(&bc, cg, threaded);
+out_free:
+	free(groups);
+	return ret;
 }

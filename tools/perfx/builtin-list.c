@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -409,24 +408,25 @@ static int list_arg(const char *arg)
 
 int cmd_list(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, i, err = 0;
+	struct option_parser p;
+	int c, i, err;
 	size_t j;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage_with_options_argv(stderr, list_usagestr, list_options,
-						argc - optind, argv + optind);
-			return USAGE_EXIT_STATUS;
-		}
+	err = option_parser__init(&p, list_options, argc, argv);
+	if (err) {
+		fprintf(stderr, "perfx list: %s\n", strerror(-err));
+		return 1;
+	}
+	c = option_parser__next(&p);
+	option_parser__exit(&p);
+	if (c == 'h') {
+		usage_with_options_argv(stderr, list_usagestr, list_options, argc - optind,
+					argv + optind);
+		return USAGE_EXIT_STATUS;
+	}
+	if (c != -1)
 		return usage_getopt_error(stderr, list_usagestr, list_options, optopt,
 					  argv[optind - 1]);
-	}
 	/* perf takes these too, for what perfx cannot count: say so first */
 	for (i = optind; i < argc; i++) {
 		for (j = 0; j < ARRAY_SIZE(list_unsupported); j++) {

@@ -39,6 +39,7 @@
 #include "lib/counter.h"
 #include "lib/cpumap.h"
 #include "lib/debug.h"
+#include "lib/escape.h"
 #include "lib/evlist.h"
 #include "lib/evsel.h"
 #include "lib/parse-events.h"
@@ -52,7 +53,14 @@ static const char * const stat_usagestr[] = {
 	NULL
 };
 
-/* perf stat 6.1's words for the options it has too; getopt_long() parses */
+/* the keys of the options that have no short name */
+enum {
+	OPT_NO_BIG_NUM = 256,
+	OPT_FOR_EACH_CGROUP,
+	OPT_CGROUP_MODE,
+};
+
+/* perf stat 6.1's words for the options it has too */
 static const struct usage_option stat_options[] = {
 	{ 'e', "event", "event", "event selector. use 'perfx list' to list available events" },
 	{ 'a', "all-cpus", NULL, "system-wide collection from all CPUs" },
@@ -61,17 +69,19 @@ static const struct usage_option stat_options[] = {
 	{ 'p', "pid", "pid", "stat events on existing process id" },
 	{ 't', "tid", "tid", "stat events on existing thread id" },
 	{ 'I', "interval-print", "n",
-	  "print counts at regular interval in ms (>= 10ms, overhead is possible for values <= 100ms)" },
+	  "print counts at regular interval in ms (overhead is possible for values <= 100ms)" },
 	{ 'r', "repeat", "n", "repeat command and print average + stddev" },
 	{ 'x', "field-separator", "separator", "print counts with custom separator" },
 	{ 'j', "json-output", NULL, "print counts in JSON format" },
 	{ 'o', "output", "file", "output file name" },
 	{ 'B', "big-num", NULL, "print large numbers with thousands' separators" },
-	{ 0, "no-big-num", NULL, "print numbers without thousands' separators", USAGE_OPT_HIDDEN },
+	{ 0, "no-big-num", NULL, "print numbers without thousands' separators", USAGE_OPT_HIDDEN,
+	  OPT_NO_BIG_NUM },
 	{ 'G', "cgroup", "name", "monitor event in cgroup name only" },
-	{ 0, "for-each-cgroup", "name", "expand events for each cgroup" },
+	{ 0, "for-each-cgroup", "name", "expand events for each cgroup", 0, OPT_FOR_EACH_CGROUP },
 	{ 0, "cgroup-mode", "auto|shared|per-cgroup",
-	  "how --for-each-cgroup counts: shared (one event per CPU for all cgroups), per-cgroup (one per cgroup, as perf) or auto (shared where the kernel has it)" },
+	  "how --for-each-cgroup counts: shared (one event per CPU for all cgroups), per-cgroup (one per cgroup, as perf) or auto (shared where the kernel has it)",
+	  0, OPT_CGROUP_MODE },
 	{ 'v', "verbose", NULL, "be more verbose (show the cgroup mode, counter fds and times)" },
 	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
 	{ 0 },
@@ -83,7 +93,9 @@ void stat__usage(FILE *f)
 }
 
 struct stat_opts {
-	char *events;
+	/* each -e, parsed on its own as perf does */
+	const char **events;
+	int nr_events;
 	bool system_wide;
 	const char *cpu_list;
 	const char *pid_list;
@@ -97,6 +109,7 @@ struct stat_opts {
 	const char *cgroup_list;
 	const char *for_each_cgroup;
 	enum evlist_cgroup_mode cgroup_mode;
+	bool cgroup_mode_given;
 	int verbose;
 	char **argv;
 	int argc;
@@ -115,6 +128,7 @@ struct stat_ctx {
 	double setup_ms;
 	double read_ms;
 	pid_t child;
+	bool workload_failed;
 	int go_fd;
 	int err_fd;
 	char target[PATH_MAX];
@@ -177,7 +191,7 @@ static int stat_usage_error(const char *names, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	escape__vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	if (names)
@@ -197,7 +211,7 @@ static int stat_value_error(const char *name, const char *fmt, ...)
 
 	fprintf(stderr, " Error: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	escape__vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	usage_with_options_names(stderr, stat_usagestr, stat_options, name);
 	return USAGE_EXIT_STATUS;
@@ -219,128 +233,119 @@ static int parse_uint(const char *s, unsigned long min, unsigned long max, unsig
 	return 0;
 }
 
+/* One option: 0, an exit status (reported), or -errno. */
+static int parse_option(struct stat_opts *opts, int c, int argc, char **argv, bool *no_aggr)
+{
+	unsigned long v;
+	int err;
+
+	switch (c) {
+	case 'e': {
+		const char **n = realloc(opts->events, (opts->nr_events + 1) * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		n[opts->nr_events++] = optarg;
+		opts->events = n;
+		break;
+	}
+	case 'a':
+		opts->system_wide = true;
+		break;
+	case 'C':
+		opts->cpu_list = optarg;
+		break;
+	case 'A':
+		*no_aggr = true;
+		break;
+	case 'p':
+		opts->pid_list = optarg;
+		break;
+	case 't':
+		opts->tid_list = optarg;
+		break;
+	case 'I':
+		/* as perf 6.1: 0 is no interval, below 10 ms is taken too */
+		err = parse_uint(optarg, 0, UINT_MAX, &v);
+		if (err)
+			return stat_value_error("-I",
+						"-I '%s': expected milliseconds from 0 (none) to %u (%s)",
+						optarg, UINT_MAX, errname(err));
+		opts->interval = (unsigned int)v;
+		break;
+	case 'r':
+		err = parse_uint(optarg, 1, INT_MAX, &v);
+		if (err)
+			return stat_value_error("-r",
+						"-r '%s': expected a count from 1 to %d (%s)",
+						optarg, INT_MAX, errname(err));
+		opts->repeat = (int)v;
+		break;
+	case 'x':
+		opts->csv_sep = optarg;
+		break;
+	case 'j':
+		opts->json = true;
+		break;
+	case 'o':
+		opts->output = optarg;
+		break;
+	case OPT_NO_BIG_NUM:
+		opts->no_big_num = true;
+		break;
+	case 'B':
+		opts->no_big_num = false;
+		break;
+	case 'G':
+		if (!opts->events)
+			return stat_usage_error("-G", "must define events before cgroups");
+		opts->cgroup_list = optarg;
+		break;
+	case OPT_FOR_EACH_CGROUP:
+		opts->for_each_cgroup = optarg;
+		break;
+	case OPT_CGROUP_MODE:
+		opts->cgroup_mode_given = true;
+		if (!strcmp(optarg, "auto"))
+			opts->cgroup_mode = EVLIST_CGROUP_AUTO;
+		else if (!strcmp(optarg, "shared"))
+			opts->cgroup_mode = EVLIST_CGROUP_SHARED;
+		else if (!strcmp(optarg, "per-cgroup"))
+			opts->cgroup_mode = EVLIST_CGROUP_EVENTS;
+		else
+			return stat_value_error("cgroup-mode",
+						"--cgroup-mode '%s': expected auto, shared or per-cgroup (EINVAL)",
+						optarg);
+		break;
+	case 'v':
+		opts->verbose++;
+		break;
+	case 'h':
+		/* as perf: on stderr, only the options named after -h */
+		usage_with_options_argv(stderr, stat_usagestr, stat_options,
+					argc - optind, argv + optind);
+		return USAGE_EXIT_STATUS;
+	default:
+		return usage_getopt_error(stderr, stat_usagestr, stat_options, optopt,
+					  argv[optind - 1]);
+	}
+	return 0;
+}
+
+/* 0, 2 for -A, an exit status (reported), or -errno */
 static int parse_options(struct stat_opts *opts, int argc, char **argv)
 {
-	enum { OPT_NO_BIG_NUM = 256, OPT_FOR_EACH_CGROUP, OPT_CGROUP_MODE };
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "no-aggr", no_argument, NULL, 'A' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "interval-print", required_argument, NULL, 'I' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "json-output", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
-		{ "big-num", no_argument, NULL, 'B' },
-		{ "cgroup", required_argument, NULL, 'G' },
-		{ "for-each-cgroup", required_argument, NULL, OPT_FOR_EACH_CGROUP },
-		{ "cgroup-mode", required_argument, NULL, OPT_CGROUP_MODE },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned long v;
+	struct option_parser p;
 	bool no_aggr = false;
 	int c, err;
 
 	opts->repeat = 1;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:aC:Ap:t:I:r:x:jo:BG:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e': {
-			char *n;
-
-			if (asprintf(&n, "%s%s%s", opts->events ? opts->events : "",
-				     opts->events ? "," : "", optarg) < 0)
-				return -ENOMEM;
-			free(opts->events);
-			opts->events = n;
-			break;
-		}
-		case 'a':
-			opts->system_wide = true;
-			break;
-		case 'C':
-			opts->cpu_list = optarg;
-			break;
-		case 'A':
-			no_aggr = true;
-			break;
-		case 'p':
-			opts->pid_list = optarg;
-			break;
-		case 't':
-			opts->tid_list = optarg;
-			break;
-		case 'I':
-			err = parse_uint(optarg, 10, UINT_MAX, &v);
-			if (err)
-				return stat_value_error("-I",
-							"-I '%s': expected milliseconds from 10 to %u (%s)",
-							optarg, UINT_MAX, errname(err));
-			opts->interval = (unsigned int)v;
-			break;
-		case 'r':
-			err = parse_uint(optarg, 1, INT_MAX, &v);
-			if (err)
-				return stat_value_error("-r",
-							"-r '%s': expected a count from 1 to %d (%s)",
-							optarg, INT_MAX, errname(err));
-			opts->repeat = (int)v;
-			break;
-		case 'x':
-			opts->csv_sep = optarg;
-			break;
-		case 'j':
-			opts->json = true;
-			break;
-		case 'o':
-			opts->output = optarg;
-			break;
-		case OPT_NO_BIG_NUM:
-			opts->no_big_num = true;
-			break;
-		case 'B':
-			opts->no_big_num = false;
-			break;
-		case 'G':
-			if (!opts->events)
-				return stat_usage_error("-G", "must define events before cgroups");
-			opts->cgroup_list = optarg;
-			break;
-		case OPT_FOR_EACH_CGROUP:
-			opts->for_each_cgroup = optarg;
-			break;
-		case OPT_CGROUP_MODE:
-			if (!strcmp(optarg, "auto"))
-				opts->cgroup_mode = EVLIST_CGROUP_AUTO;
-			else if (!strcmp(optarg, "shared"))
-				opts->cgroup_mode = EVLIST_CGROUP_SHARED;
-			else if (!strcmp(optarg, "per-cgroup"))
-				opts->cgroup_mode = EVLIST_CGROUP_EVENTS;
-			else
-				return stat_value_error("cgroup-mode",
-							"--cgroup-mode '%s': expected auto, shared or per-cgroup (EINVAL)",
-							optarg);
-			break;
-		case 'v':
-			opts->verbose++;
-			break;
-		case 'h':
-			/* as perf: on stderr, only the options named after -h */
-			usage_with_options_argv(stderr, stat_usagestr, stat_options,
-						argc - optind, argv + optind);
-			return USAGE_EXIT_STATUS;
-		default:
-			return usage_getopt_error(stderr, stat_usagestr, stat_options, optopt,
-						  argv[optind - 1]);
-		}
-	}
+	err = option_parser__init(&p, stat_options, argc, argv);
+	while (!err && (c = option_parser__next(&p)) != -1)
+		err = parse_option(opts, c, argc, argv, &no_aggr);
+	option_parser__exit(&p);
+	if (err)
+		return err;
 	opts->argc = argc - optind;
 	opts->argv = argv + optind;
 	if (opts->cgroup_list && opts->for_each_cgroup)
@@ -437,28 +442,90 @@ out:
 	return err;
 }
 
+/* perf's width for the caret line: the terminal's, 80 on a pipe */
+static int term_width(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || !ws.ws_col)
+		return 80;
+	return ws.ws_col > 1000 ? 1000 : ws.ws_col;
+}
+
+/*
+ * As perf's parse_events_error__print(): the -e string (cut to the
+ * terminal, with ".." where cut) and a caret under the bad term with what
+ * is wrong and the errno; then perf's hint and the usage of -e.  Returns
+ * perf's exit status, 129.
+ */
+static int event_syntax_error(const char *events, const struct parse_events_error *perr,
+			      int err)
+{
+	static const char head[] = "event syntax error: ";
+	int max_len = term_width() - 2 - (int)strlen(head), len = (int)strlen(events);
+	int cut = perr->pos > 13 ? perr->pos - 13 : 0;
+	char *buf;
+
+	if (max_len < 4)
+		max_len = 4;
+	buf = strndup(events + cut, max_len);
+	if (buf) {
+		if (cut)
+			buf[0] = buf[1] = '.';
+		if (len - cut > max_len)
+			buf[max_len - 1] = buf[max_len - 2] = '.';
+	}
+	escape__fprintf(stderr, "%s'%s'\n", head, buf ? buf : events);
+	escape__fprintf(stderr, "%*s\\___ %s (%s)\n", (int)strlen(head) + perr->pos - cut + 1,
+			"", perr->msg, errname(err));
+	fprintf(stderr, "Run 'perfx list' for a list of valid events\n");
+	free(buf);
+	usage_with_options_names(stderr, stat_usagestr, stat_options, "-e");
+	return USAGE_EXIT_STATUS;
+}
+
+static int parse_event_options(struct stat_ctx *ctx, struct evlist *evlist,
+			       const struct parse_events_env *env)
+{
+	struct parse_events_error perr = { 0, "" };
+	const char *events;
+	char defaults[256];
+	int i, err;
+
+	if (!ctx->opts.nr_events) {
+		default_events(&ctx->opts, env, defaults, sizeof(defaults));
+		err = parse_events(evlist, defaults, env, &perr);
+		if (err)
+			pr_err("default events '%s': %s at offset %d (%s)\n", defaults,
+			       perr.msg, perr.pos, errname(err));
+		return err;
+	}
+	for (i = 0; i < ctx->opts.nr_events; i++) {
+		events = ctx->opts.events[i];
+		err = parse_events(evlist, events, env, &perr);
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			return event_syntax_error(events, &perr, err);
+	}
+	return 0;
+}
+
+/*
+ * The events to print: as parsed, or a copy per cgroup.  Returns 0,
+ * -errno, or an exit status (a syntax error, reported).
+ */
 static int setup_events(struct stat_ctx *ctx, const struct parse_events_env *env)
 {
-	const char *events = ctx->opts.events;
-	struct parse_events_error perr = { 0, "" };
 	struct evlist *parsed;
-	char defaults[256];
 	int err;
-
-	if (!events) {
-		default_events(&ctx->opts, env, defaults, sizeof(defaults));
-		events = defaults;
-	}
 
 	parsed = evlist__new();
 	if (!parsed)
 		return -ENOMEM;
-	err = parse_events(parsed, events, env, &perr);
-	if (err) {
-		pr_err("event '%s': %s at offset %d (%s)\n", events, perr.msg, perr.pos,
-		       errname(err));
+	err = parse_event_options(ctx, parsed, env);
+	if (err)
 		goto out_delete;
-	}
 	if (ctx->opts.for_each_cgroup) {
 		err = evlist__expand_cgroups(parsed, ctx->cgrps, ctx->nr_cgrps,
 					     ctx->opts.cgroup_mode, &ctx->evlist);
@@ -476,6 +543,12 @@ static int setup_events(struct stat_ctx *ctx, const struct parse_events_env *env
 out_delete:
 	evlist__delete(parsed);
 	return err;
+}
+
+/* Are existing tasks counted (-p, -t)? */
+static bool counting_tasks(const struct stat_ctx *ctx)
+{
+	return ctx->opts.pid_list || ctx->opts.tid_list;
 }
 
 /* Is the forked command itself what is counted (not -a, -C, -p or -t)? */
@@ -522,19 +595,6 @@ static void raise_nofile(struct stat_ctx *ctx, unsigned long need)
 		pr_debug("cannot raise RLIMIT_NOFILE to %llu\n", (unsigned long long)rl.rlim_max);
 }
 
-static int paranoid_level(void)
-{
-	int level = 2;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-
-	if (f) {
-		if (fscanf(f, "%d", &level) != 1)
-			level = 2;
-		fclose(f);
-	}
-	return level;
-}
-
 static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)
 {
 	struct rlimit rl = { 0, 0 };
@@ -545,7 +605,7 @@ static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)
 		pr_err("opening event '%s': %s (%s): counting %s needs CAP_PERFMON (or CAP_SYS_ADMIN) or kernel.perf_event_paranoid <= %d; it is %d\n",
 		       evsel->name, strerror(-err), errname(err),
 		       ctx->opts.system_wide || ctx->opts.cpu_list ? "CPUs" : "these tasks",
-		       ctx->opts.system_wide || ctx->opts.cpu_list ? 0 : 1, paranoid_level());
+		       ctx->opts.system_wide || ctx->opts.cpu_list ? 0 : 1, evsel__paranoid_level());
 		break;
 	case EMFILE:
 	case ENFILE:
@@ -619,6 +679,8 @@ static int open_counters(struct stat_ctx *ctx)
 		report_fallbacks(ctx);
 		return 0;
 	}
+	if (!failed)
+		return err;	/* no event's fault: ENOMEM, reported by the caller */
 	for (i = 0; i < ctx->evlist->nr_counters; i++) {
 		if (ctx->evlist->counters[i].refused) {
 			pr_err("--cgroup-mode=shared: event '%s': %s\n", failed->name,
@@ -697,9 +759,11 @@ static int start_workload(struct stat_ctx *ctx)
 	n = read(ctx->err_fd, &e, sizeof(e));
 	close(ctx->err_fd);
 	if (n == sizeof(e)) {
-		pr_err("cannot run '%s': %s (%s)\n", ctx->opts.argv[0], strerror(e), errname(e));
+		/* perf's words and exit status */
+		fprintf(stderr, "Workload failed: %s\n", strerror(e));
 		waitpid(ctx->child, NULL, 0);
 		ctx->child = 0;
+		ctx->workload_failed = true;
 		return -e;
 	}
 	return 0;
@@ -735,7 +799,7 @@ static int print_interval(struct stat_ctx *ctx, const struct timespec *start)
 	err = stat__aggregate(ctx->evlist, &ctx->config, true);
 	if (err)
 		return err;
-	stat_shadow__reset(&ctx->config);
+	stat_shadow__reset(&ctx->config.shadow);
 	err = stat_shadow__update(ctx->evlist, &ctx->config);
 	if (err)
 		return err;
@@ -747,6 +811,7 @@ static int print_interval(struct stat_ctx *ctx, const struct timespec *start)
 
 static int run_once(struct stat_ctx *ctx, int *status)
 {
+	static const struct timespec task_poll = { 0, 100 * 1000 * 1000 };
 	struct timespec t0, t1, next;
 	struct rusage ru;
 	int err, wst = 0;
@@ -782,6 +847,9 @@ static int run_once(struct stat_ctx *ctx, int *status)
 	}
 	next = t0;
 	while (!done) {
+		/* as perf: -p/-t end when the tasks are gone */
+		if (counting_tasks(ctx) && !ctx->child && !thread_map__alive(ctx->threads, NULL))
+			break;
 		if (ctx->child) {
 			pid_t r = wait4(ctx->child, &wst, ctx->opts.interval ? WNOHANG : 0, &ru);
 
@@ -813,6 +881,8 @@ static int run_once(struct stat_ctx *ctx, int *status)
 			err = print_interval(ctx, &t0);
 			if (err)
 				goto out_kill;
+		} else if (!ctx->child && counting_tasks(ctx)) {
+			nanosleep(&task_poll, NULL);
 		} else if (!ctx->child) {
 			pause();
 		}
@@ -829,7 +899,10 @@ static int run_once(struct stat_ctx *ctx, int *status)
 	if (ctx->opts.argc) {
 		ctx->config.ru_utime = timeval_sec(&ru.ru_utime);
 		ctx->config.ru_stime = timeval_sec(&ru.ru_stime);
-		*status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
+		/* as perf: the signal is named, the exit status is WEXITSTATUS()'s */
+		if (WIFSIGNALED(wst))
+			psignal(WTERMSIG(wst), ctx->opts.argv[0]);
+		*status = WEXITSTATUS(wst);
 	}
 	if (!ctx->opts.interval) {
 		double r0 = now_ms();
@@ -891,6 +964,33 @@ static void set_target(struct stat_ctx *ctx)
 	ctx->config.target = ctx->target;
 }
 
+/* -C names only online CPUs (perf 6.1 prints <not supported> for the rest) */
+static int check_online(struct stat_ctx *ctx)
+{
+	struct cpu_map *online = NULL, *missing = NULL;
+	char have[256], lack[256];
+	int err;
+
+	err = cpu_map__new_online(&online);
+	if (err) {
+		pr_err("%s: expected a CPU list like 0-3,6: %s (%s)\n", CPU_MAP__ONLINE,
+		       strerror(-err), errname(err));
+		return err;
+	}
+	err = cpu_map__missing(ctx->cpus, online, &missing);
+	if (!err && missing->nr) {
+		cpu_map__snprint(online, have, sizeof(have));
+		cpu_map__snprint(missing, lack, sizeof(lack));
+		pr_err("-C '%s': CPU%s %s %s not online (online: %s) (ENODEV)\n",
+		       ctx->opts.cpu_list, missing->nr > 1 ? "s" : "", lack,
+		       missing->nr > 1 ? "are" : "is", have);
+		err = -ENODEV;
+	}
+	cpu_map__put(missing);
+	cpu_map__put(online);
+	return err;
+}
+
 static int setup_maps(struct stat_ctx *ctx)
 {
 	int err;
@@ -902,6 +1002,9 @@ static int setup_maps(struct stat_ctx *ctx)
 			       ctx->opts.cpu_list, strerror(-err), errname(err));
 			return err;
 		}
+		err = check_online(ctx);
+		if (err)
+			return err;
 	} else if (ctx->opts.system_wide) {
 		err = cpu_map__new_online(&ctx->cpus);
 		if (err) {
@@ -958,26 +1061,21 @@ static FILE *open_output(const char *path)
 	return f;
 }
 
-int cmd_stat(int argc, char **argv)
+/* An error that nothing has reported yet still gets its line. */
+static int stat_failed(struct stat_ctx *ctx, int err)
 {
-	struct stat_ctx *ctx;
-	struct sigaction sa;
-	int ret, err, status = 0, run;
-	const char *env_pmu = getenv("PERFX_PMU_ROOT");
-	struct parse_events_env env = { env_pmu, getenv("PERFX_TRACEFS") };
+	if (!ctx->workload_failed && !perfx__nr_errors())
+		pr_err("stat: %s (%s)\n", strerror(-err), errname(err));
+	/* perf's status when the command cannot run */
+	return ctx->workload_failed ? 255 : 1;
+}
+
+static void stat_config_setup(struct stat_ctx *ctx, bool no_aggr)
+{
 	FILE *nmi;
 
-	ctx = calloc(1, sizeof(*ctx));
-	if (!ctx)
-		return 1;
-	ret = parse_options(&ctx->opts, argc, argv);
-	if (ret > 2 || ret < 0)
-		goto out;
-	perfx__setup_print(ctx->opts.verbose);
-	setlocale(LC_ALL, "");
 	stat_config__init(&ctx->config, stderr);
-	ctx->config.aggr = ret == 2 ? STAT_AGGR_NONE : STAT_AGGR_GLOBAL;
-	ret = 1;
+	ctx->config.aggr = no_aggr ? STAT_AGGR_NONE : STAT_AGGR_GLOBAL;
 	if (ctx->opts.csv_sep) {
 		ctx->config.fmt = STAT_OUT_CSV;
 		ctx->config.csv_sep = ctx->opts.csv_sep;
@@ -995,26 +1093,73 @@ int cmd_stat(int argc, char **argv)
 		ctx->config.nmi_watchdog = fgetc(nmi) == '1';
 		fclose(nmi);
 	}
-	if (ctx->opts.argc)
-		ctx->config.run_count = ctx->opts.repeat;
+}
 
-	if (setup_maps(ctx))
-		goto out;
+/* maps, cgroups, events, output: 0, -errno or an exit status */
+static int stat_setup(struct stat_ctx *ctx, const struct parse_events_env *env)
+{
+	int err;
+
+	err = setup_maps(ctx);
+	if (err)
+		return err;
 	ctx->config.cpus = ctx->cpus;
-	if ((ctx->opts.for_each_cgroup || ctx->opts.cgroup_list) && setup_cgroups(ctx))
-		goto out;
+	if (ctx->opts.for_each_cgroup || ctx->opts.cgroup_list) {
+		err = setup_cgroups(ctx);
+		if (err)
+			return err;
+	}
 	ctx->config.has_cgroups = ctx->nr_cgrps > 0;
-	if (setup_events(ctx, &env))
-		goto out;
+	err = setup_events(ctx, env);
+	if (err)
+		return err;
 	ctx->config.unit_width = evlist__unit_width(ctx->evlist);
 	set_target(ctx);
 	if (ctx->opts.output) {
 		ctx->config.out = open_output(ctx->opts.output);
 		if (!ctx->config.out) {
+			err = -errno;
 			pr_err("-o '%s': cannot create the output file: %s (%s)\n",
-			       ctx->opts.output, strerror(errno), errname(errno));
-			goto out;
+			       ctx->opts.output, strerror(-err), errname(err));
+			return err;
 		}
+	}
+	return 0;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct parse_events_env env = { getenv("PERFX_PMU_ROOT"), getenv("PERFX_TRACEFS") };
+	int ret, err, status = 0, run;
+	struct stat_ctx *ctx;
+	struct sigaction sa;
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx) {
+		fprintf(stderr, "perfx: stat: %s (ENOMEM)\n", strerror(ENOMEM));
+		return 1;
+	}
+	ret = parse_options(&ctx->opts, argc, argv);
+	if (ret > 2)
+		goto out;
+	perfx__setup_print(ctx->opts.verbose);
+	if (ret < 0) {
+		ret = stat_failed(ctx, ret);
+		goto out;
+	}
+	setlocale(LC_ALL, "");
+	stat_config_setup(ctx, ret == 2);
+	if (ctx->opts.cgroup_mode_given && !ctx->opts.for_each_cgroup)
+		pr_warning("--cgroup-mode has no effect without --for-each-cgroup\n");
+
+	err = stat_setup(ctx, &env);
+	if (err > 0) {
+		ret = err;
+		goto out_close;
+	}
+	if (err) {
+		ret = stat_failed(ctx, err);
+		goto out_close;
 	}
 
 	memset(&sa, 0, sizeof(sa));
@@ -1026,8 +1171,10 @@ int cmd_stat(int argc, char **argv)
 	for (run = 0; run < ctx->opts.repeat && !done; run++) {
 		child_exited = 0;
 		err = run_once(ctx, &status);
-		if (err)
+		if (err) {
+			ret = stat_failed(ctx, err);
 			goto out_close;
+		}
 	}
 	if (!ctx->opts.interval) {
 		stat_display__header(&ctx->config);
@@ -1037,12 +1184,13 @@ int cmd_stat(int argc, char **argv)
 	ret = status;
 out_close:
 	if (ctx->config.out && (fflush(ctx->config.out) || ferror(ctx->config.out))) {
-		fprintf(stderr, "perfx stat: writing the output: %s\n", strerror(errno));
+		fprintf(stderr, "perfx: stat: writing the output: %s\n", strerror(errno));
 		ret = 1;
 	}
 	if (ctx->config.out && ctx->config.out != stderr)
 		fclose(ctx->config.out);
 out:
+	stat_config__exit(&ctx->config);
 	stat_ctx__exit(ctx);
 	free(ctx);
 	return ret;

@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "lib/debug.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 
 struct cmd_struct {
@@ -36,7 +37,7 @@ int perfx__print_stderr(int level, const char *fmt, va_list ap)
 	if (level > PERFX_WARN && level - PERFX_WARN > verbosity)
 		return 0;
 	fprintf(stderr, "perfx: ");
-	return vfprintf(stderr, fmt, ap);
+	return escape__vfprintf(stderr, fmt, ap);
 }
 
 static int print_cb(enum perfx_print_level level, const char *fmt, va_list ap)

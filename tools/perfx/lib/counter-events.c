@@ -24,6 +24,8 @@ static int events_open_cpu(struct counter *counter, int c, struct evsel **failed
 		if (!evsel->supported)
 			continue;
 		err = evsel__open_cpu(evsel, c);
+		if ((err == -EACCES || err == -EPERM) && evsel__fallback_user(evsel))
+			err = evsel__open_cpu(evsel, c);
 		if (!err) {
 			counter->nr_fds += evsel->threads->nr;
 			continue;

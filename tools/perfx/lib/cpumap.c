@@ -159,6 +159,22 @@ int cpu_map__idx(const struct cpu_map *map, int cpu)
 }
 
 /* Print as ranges: "0-3,6".  Returns the length, or -ENOSPC. */
+int cpu_map__missing(const struct cpu_map *map, const struct cpu_map *set,
+		      struct cpu_map **outp)
+{
+	struct cpu_map *out = cpu_map__alloc(map->nr);
+	int i;
+
+	if (!out)
+		return -ENOMEM;
+	out->nr = 0;
+	for (i = 0; i < map->nr; i++)
+		if (cpu_map__idx(set, map->map[i]) < 0)
+			out->map[out->nr++] = map->map[i];
+	*outp = out;
+	return 0;
+}
+
 int cpu_map__snprint(const struct cpu_map *map, char *buf, size_t size)
 {
 	size_t len = 0;

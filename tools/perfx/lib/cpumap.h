@@ -18,6 +18,9 @@ int cpu_map__new_online_from(const char *path, struct cpu_map **mapp);
 struct cpu_map *cpu_map__new_any(void);
 struct cpu_map *cpu_map__get(struct cpu_map *map);
 void cpu_map__put(struct cpu_map *map);
+/* The CPUs of @map that @set lacks, in a new map (maybe empty). */
+int cpu_map__missing(const struct cpu_map *map, const struct cpu_map *set,
+		     struct cpu_map **outp);
 int cpu_map__snprint(const struct cpu_map *map, char *buf, size_t size);
 int cpu_map__idx(const struct cpu_map *map, int cpu);
 

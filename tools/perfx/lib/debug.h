@@ -20,6 +20,8 @@ typedef int (*perfx_print_fn_t)(enum perfx_print_level level,
 void perfx__set_print(perfx_print_fn_t fn);
 void perfx__pr(enum perfx_print_level level, const char *fmt, ...)
 	__printf(2, 3);
+/* Errors reported so far: a command that fails unreported can tell. */
+unsigned long perfx__nr_errors(void);
 
 #define pr_err(fmt, ...)	perfx__pr(PERFX_ERR, fmt, ##__VA_ARGS__)
 #define pr_warning(fmt, ...)	perfx__pr(PERFX_WARN, fmt, ##__VA_ARGS__)

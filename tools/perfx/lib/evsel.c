@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* one event: its attr, its fds per (CPU, thread), its counts. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -9,6 +11,7 @@
 
 #include "cgroup.h"
 #include "cpumap.h"
+#include "debug.h"
 #include "evsel.h"
 #include "threadmap.h"
 
@@ -16,6 +19,44 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			       int group_fd, unsigned long flags)
 {
 	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+int evsel__paranoid_level(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int level = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level;
+}
+
+bool evsel__fallback_user(struct evsel *evsel)
+{
+	const char *sep = ":";
+	int paranoid;
+	char *name;
+
+	if (evsel->attr.exclude_kernel || evsel->attr.exclude_user)
+		return false;
+	paranoid = evsel__paranoid_level();
+	if (paranoid <= 1)
+		return false;
+	/* as perf: "cycles:u", but "cpu/event=0x3c/u" and "cycles:ku" */
+	if (strchr(evsel->name, '/') || strchr(evsel->name, ':'))
+		sep = "";
+	if (asprintf(&name, "%s%su", evsel->name, sep) < 0)
+		return false;
+	pr_info("kernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples\n",
+		paranoid);
+	free(evsel->name);
+	evsel->name = name;
+	evsel->attr.exclude_kernel = 1;
+	evsel->attr.exclude_hv = 1;
+	return true;
 }
 
 bool evsel__match(const struct evsel *evsel, __u32 type, __u64 config)

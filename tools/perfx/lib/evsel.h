@@ -45,6 +45,14 @@ struct evsel {
 	struct stats res_stats;
 };
 
+/* /proc/sys/kernel/perf_event_paranoid; 2, Debian's default, if unreadable */
+int evsel__paranoid_level(void);
+/*
+ * As perf's fallback after EACCES or EPERM: where the paranoid level keeps
+ * users out of the kernel (> 1), count user space only (exclude_kernel,
+ * exclude_hv, the name gets "u").  False when there is no such fallback.
+ */
+bool evsel__fallback_user(struct evsel *evsel);
 struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
 struct evsel *evsel__clone(const struct evsel *orig, struct cgroup *cgrp);
 void evsel__delete(struct evsel *evsel);

@@ -6,6 +6,8 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -262,4 +264,63 @@ int usage_getopt_error(FILE *f, const char * const *usagestr,
 		fprintf(f, " Error: option '--%s' requires a value", opt->long_name);
 	usage_with_options_names(f, usagestr, opts, opt->long_name);
 	return USAGE_EXIT_STATUS;
+}
+
+static int usage_option__key(const struct usage_option *opt)
+{
+	return opt->key ? opt->key : opt->short_name;
+}
+
+int option_parser__init(struct option_parser *p, const struct usage_option *opts,
+			int argc, char **argv)
+{
+	size_t nr = 0, i, len = 0, l = 0;
+
+	while (!usage_option__end(&opts[nr]))
+		nr++;
+	memset(p, 0, sizeof(*p));
+	p->longopts = calloc(nr + 1, sizeof(*p->longopts));
+	p->shortopts = malloc(2 + 3 * nr);
+	if (!p->longopts || !p->shortopts) {
+		option_parser__exit(p);
+		return -ENOMEM;
+	}
+	p->shortopts[len++] = '+';
+	for (i = 0; i < nr; i++) {
+		const struct usage_option *opt = &opts[i];
+		int has_arg = !opt->argh ? no_argument :
+			      opt->flags & USAGE_OPT_OPTARG ? optional_argument :
+			      required_argument;
+
+		if (opt->short_name) {
+			p->shortopts[len++] = opt->short_name;
+			if (has_arg != no_argument)
+				p->shortopts[len++] = ':';
+			if (has_arg == optional_argument)
+				p->shortopts[len++] = ':';
+		}
+		if (opt->long_name)
+			p->longopts[l++] = (struct option){ opt->long_name, has_arg, NULL,
+							    usage_option__key(opt) };
+	}
+	p->shortopts[len] = '\0';
+	p->opts = opts;
+	p->argc = argc;
+	p->argv = argv;
+	optind = 1;
+	opterr = 0;
+	return 0;
+}
+
+int option_parser__next(struct option_parser *p)
+{
+	return getopt_long(p->argc, p->argv, p->shortopts, p->longopts, NULL);
+}
+
+void option_parser__exit(struct option_parser *p)
+{
+	free(p->longopts);
+	free(p->shortopts);
+	p->longopts = NULL;
+	p->shortopts = NULL;
 }

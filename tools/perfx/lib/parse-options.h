@@ -7,11 +7,12 @@
 #include "util.h"
 
 /*
- * The usage texts of perf's parse-options (tools/lib/subcmd): the options
- * sorted by short name, 4-space indent, "-a, --all-cpus", the argument in
- * <angle brackets>, the help from column USAGE_OPTS_WIDTH + USAGE_GAP, or
- * on the next line when the names are wider.  The parsing stays
- * getopt_long's: a table of these only describes what it accepts.
+ * A command's options, one table for both the usage text and the parsing.
+ * The usage texts are perf's parse-options' (tools/lib/subcmd): the
+ * options sorted by short name, 4-space indent, "-a, --all-cpus", the
+ * argument in <angle brackets>, the help from column USAGE_OPTS_WIDTH +
+ * USAGE_GAP, or on the next line when the names are wider.  The parsing
+ * is getopt_long()'s, with tables option_parser__init() makes from it.
  */
 struct usage_option {
 	int short_name;			/* 0: long only */
@@ -19,6 +20,7 @@ struct usage_option {
 	const char *argh;		/* " <argh>"; NULL: no argument */
 	const char *help;
 	unsigned int flags;
+	int key;			/* what the parser returns; 0: short_name */
 };
 
 #define USAGE_OPT_OPTARG	(1U << 0)	/* the argument is optional */
@@ -65,6 +67,27 @@ void usage_with_options_names(FILE *f, const char * const *usagestr,
  */
 int usage_getopt_error(FILE *f, const char * const *usagestr,
 		       const struct usage_option *opts, int optopt, const char *arg);
+struct option;
+
+/* getopt_long() over a usage_option table: "+": options end at a command */
+struct option_parser {
+	const struct usage_option *opts;
+	struct option *longopts;
+	char *shortopts;
+	int argc;
+	char **argv;
+};
+
+int option_parser__init(struct option_parser *p, const struct usage_option *opts,
+			int argc, char **argv);
+/*
+ * The next option's key (optarg holds its value), -1 after the last one
+ * (optind is then the first argument), '?' for what getopt_long() rejects
+ * (optopt and argv[optind - 1] tell usage_getopt_error() what).
+ */
+int option_parser__next(struct option_parser *p);
+void option_parser__exit(struct option_parser *p);
+
 /* One option's line(s), as in the usage text. */
 void usage_option__print(FILE *f, const struct usage_option *opt);
 

@@ -27,6 +27,7 @@
 
 #include "cgroup.h"
 #include "cpumap.h"
+#include "escape.h"
 #include "evlist.h"
 #include "evsel.h"
 #include "stat-display.h"
@@ -69,6 +70,11 @@ void stat_config__init(struct stat_config *config, FILE *out)
 	config->run_count = 1;
 	config->unit_width = 4;
 	stats__init(&config->walltime);
+}
+
+void stat_config__exit(struct stat_config *config)
+{
+	stat_shadow__exit(&config->shadow);
 }
 
 /*
@@ -153,21 +159,8 @@ static int shadow_ctx(int kind, const struct evsel *evsel)
 static struct stat_shadow_entry *shadow_find(struct stat_config *config, int kind,
 					     const struct evsel *evsel, int slot)
 {
-	int i, ctx = shadow_ctx(kind, evsel);
-
-	for (i = 0; i < config->nr_shadow; i++) {
-		struct stat_shadow_entry *e = &config->shadow[i];
-
-		if (e->kind == kind && e->ctx == ctx && e->slot == slot &&
-		    e->cgrp == evsel->cgrp)
-			return e;
-	}
-	return NULL;
-}
-
-void stat_shadow__reset(struct stat_config *config)
-{
-	config->nr_shadow = 0;
+	return stat_shadow__find(&config->shadow, kind, shadow_ctx(kind, evsel), slot,
+				 evsel->cgrp);
 }
 
 #define CACHE_CONFIG(cache, op, result)					\
@@ -230,18 +223,12 @@ int stat_shadow__update(struct evlist *evlist, struct stat_config *config)
 		if (kind < 0 || !evsel->supported)
 			continue;
 		for (s = 0; s < evsel->nr_aggr; s++) {
-			struct stat_shadow_entry *e = shadow_find(config, kind, evsel, s);
+			struct stat_shadow_entry *e;
 
-			if (!e) {
-				if (config->nr_shadow == STAT_SHADOW_MAX)
-					return -ENOSPC;
-				e = &config->shadow[config->nr_shadow++];
-				e->kind = kind;
-				e->ctx = shadow_ctx(kind, evsel);
-				e->slot = s;
-				e->cgrp = evsel->cgrp;
-				stats__init(&e->stats);
-			}
+			e = stat_shadow__get(&config->shadow, kind, shadow_ctx(kind, evsel), s,
+					     evsel->cgrp);
+			if (!e)
+				return -ENOMEM;
 			stats__update(&e->stats, (double)evsel->aggr[s].val);
 		}
 	}
@@ -524,10 +511,25 @@ static void print_cgroup(struct stat_config *config, struct evsel *evsel)
 	if (!config->has_cgroups)
 		return;
 	name = evsel->cgrp ? evsel->cgrp->name : "";
-	if (config->fmt == STAT_OUT_JSON)
-		fprintf(config->out, "\"cgroup\" : \"%s\", ", name);
+	if (config->fmt == STAT_OUT_JSON) {
+		fprintf(config->out, "\"cgroup\" : \"");
+		escape__fputs_json(config->out, name);
+		fprintf(config->out, "\", ");
+		return;
+	}
+	fputs(config->csv_sep, config->out);
+	if (config->fmt == STAT_OUT_CSV)
+		escape__fputs_csv(config->out, name, config->csv_sep);
 	else
-		fprintf(config->out, "%s%s", config->csv_sep, name);
+		escape__fputs_ctrl(config->out, name);
+}
+
+/* "event" : "NAME", with NAME valid in a JSON string whatever it holds */
+static void print_json_event(FILE *out, const struct evsel *evsel)
+{
+	fprintf(out, "\"event\" : \"");
+	escape__fputs_json(out, evsel->name);
+	fprintf(out, "\", ");
 }
 
 static void print_noise(struct stat_config *config, struct evsel *evsel, double avg)
@@ -578,7 +580,7 @@ static void print_counter(struct stat_config *config, struct evsel *evsel, int s
 		if (config->fmt == STAT_OUT_JSON) {
 			fprintf(out, "\"counter-value\" : \"%s\", ", what);
 			fprintf(out, "\"unit\" : \"%s\", ", evsel->unit);
-			fprintf(out, "\"event\" : \"%s\", ", evsel->name);
+			print_json_event(out, evsel);
 		} else {
 			fprintf(out, "%*s%s", config->fmt == STAT_OUT_CSV ? 0 : 18, what,
 				config->csv_sep);
@@ -600,7 +602,7 @@ static void print_counter(struct stat_config *config, struct evsel *evsel, int s
 	if (config->fmt == STAT_OUT_JSON) {
 		fprintf(out, "\"counter-value\" : \"%f\", ", uval);
 		fprintf(out, "\"unit\" : \"%s\", ", evsel->unit);
-		fprintf(out, "\"event\" : \"%s\", ", evsel->name);
+		print_json_event(out, evsel);
 	} else {
 		const char *fmt;
 

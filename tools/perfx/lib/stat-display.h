@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "stat.h"
+#include "stat-shadow.h"
 
 struct cpu_map;
 struct evlist;
@@ -21,16 +22,6 @@ enum stat_output {
 enum stat_aggr {
 	STAT_AGGR_GLOBAL,
 	STAT_AGGR_NONE,
-};
-
-#define STAT_SHADOW_MAX	4096
-
-struct stat_shadow_entry {
-	int kind;
-	int ctx;
-	int slot;
-	const void *cgrp;
-	struct stats stats;
 };
 
 /*
@@ -59,14 +50,13 @@ struct stat_config {
 	bool free_counters_hint;
 	bool nmi_watchdog;
 	/* metric inputs: clocks, cycles, ... per (ctx, slot, cgroup) */
-	int nr_shadow;
-	struct stat_shadow_entry shadow[STAT_SHADOW_MAX];
+	struct stat_shadow shadow;
 };
 
 void stat_config__init(struct stat_config *config, FILE *out);
+void stat_config__exit(struct stat_config *config);
 int stat__aggregate(struct evlist *evlist, struct stat_config *config, bool delta);
 void stat__update_runs(struct evlist *evlist, struct stat_config *config);
-void stat_shadow__reset(struct stat_config *config);
 int stat_shadow__update(struct evlist *evlist, struct stat_config *config);
 void stat_display__header(struct stat_config *config);
 void stat_display__counters(struct stat_config *config, struct evlist *evlist);

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +162,40 @@ int thread_map__parse(const char *list, int all_threads, const char *procfs,
 out_err:
 	free(map);
 	return err;
+}
+
+/* Is @tid running or sleeping, not gone or a zombie?  From procfs/TID/stat. */
+static bool task_alive(const char *procfs, pid_t tid)
+{
+	char path[PATH_MAX], buf[512], *rparen;
+	ssize_t n;
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/%d/stat", procfs, tid) >= (int)sizeof(path))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "tid (comm) S ...": comm may hold ") " itself */
+	rparen = strrchr(buf, ')');
+	return rparen && rparen[1] == ' ' && rparen[2] != 'Z' && rparen[2] != 'X';
+}
+
+bool thread_map__alive(const struct thread_map *map, const char *procfs)
+{
+	int i;
+
+	if (!procfs)
+		procfs = "/proc";
+	for (i = 0; i < map->nr; i++)
+		if (map->map[i] == -1 || task_alive(procfs, map->map[i]))
+			return true;
+	return false;
 }
 
 struct thread_map *thread_map__get(struct thread_map *map)

@@ -9,12 +9,13 @@
 # Exits non-zero if anything failed.
 #
 # env (set by `make test`): PERFX (sanitizer build), PERFX_PLAIN (the
-# normal build), FAKECOUNT (the shim), TESTBIN (unit test binaries)
+# normal build), FAKECOUNT (the counting shim), FAILALLOC (the
+# malloc-failing shim), TESTBIN (unit test binaries)
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-PERFX=${PERFX:?} TESTBIN=${TESTBIN:?} FAKECOUNT=${FAKECOUNT:?}
-export PERFX FAKECOUNT
+PERFX=${PERFX:?} TESTBIN=${TESTBIN:?} FAKECOUNT=${FAKECOUNT:?} FAILALLOC=${FAILALLOC:?}
+export PERFX FAKECOUNT FAILALLOC
 pass=0
 fail=0
 skip=0
@@ -51,6 +52,7 @@ for t in "$TESTBIN"/test-*; do
 done
 suite golden "$here/golden.sh"
 suite errors "$here/errors.sh"
+suite compat "$here/compat.sh"
 suite list "$here/list.sh"
 suite usage "$here/usage.sh"
 # interop runs the sanitizer build too; perf and perfx count the same dd

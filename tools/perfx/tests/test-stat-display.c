@@ -73,6 +73,7 @@ static char *render(struct evlist *evlist, enum stat_output fmt, const char *sep
 	if (header)
 		stat_display__footer(config);
 	fclose(f);
+	stat_config__exit(config);
 	free(config);
 	return buf;
 }
