@@ -149,7 +149,6 @@ int evlist__expand_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr,
 			err = -ENOMEM;
 		}
 	}
-	out->nr_groups = evlist->nr_groups;
 	if (mode == EVLIST_CGROUP_EVENTS)
 		ops = &counter_events_ops;
 	else if (mode == EVLIST_CGROUP_AUTO)

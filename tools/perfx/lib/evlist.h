@@ -24,7 +24,6 @@ enum evlist_cgroup_mode {
 struct evlist {
 	int nr;
 	struct evsel **entries;
-	int nr_groups;
 	struct cpu_map *cpus;
 	struct thread_map *threads;
 	int nr_counters;

@@ -814,7 +814,6 @@ static int parse_group(struct parser *p)
 	for (i = first; i < p->evlist->nr; i++)
 		p->evlist->entries[i]->leader = p->evlist->entries[first];
 	p->evlist->entries[first]->nr_members = p->evlist->nr - first;
-	p->evlist->nr_groups++;
 	return 0;
 }
 

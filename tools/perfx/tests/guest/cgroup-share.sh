@@ -19,7 +19,9 @@
 #     ~0.05 CPUs, whose jitter under TCG is larger than 10% of it), the
 #     context switches per second of wall time within 25% + 5/s;
 #  4. shared mode reads a group with one READ_CGROUP per CPU through its
-#     leader (the -v report's syscall count).
+#     leader (the -v report's syscall count);
+#  5. a tracepoint counts in shared mode (no sample period is attached to
+#     counting events, so the kernel takes it): B's sleeper switches.
 # Everything that needs the ioctls SKIPs when the kernel lacks them.
 # Ends with "perfx-guest: N passed, N failed, N skipped"; non-zero on failure.
 set -uo pipefail
@@ -59,7 +61,8 @@ all_skip()
 	local t
 
 	for t in "fds in shared mode" "fds in per-cgroup mode" "A's counts" "B's counts" \
-		 "shared matches per-cgroup" "a group reads in one READ_CGROUP"; do
+		 "shared matches per-cgroup" "a group reads in one READ_CGROUP" \
+		 "a tracepoint in shared mode"; do
 		skipit "$t" "$1"
 	done
 	exit
@@ -165,3 +168,13 @@ check "shared matches per-cgroup on the same workload:${bad:- all within toleran
 calls=$(sed -nE 's/.*one read of all counts [0-9.]+ ms \(([0-9]+) syscalls\).*/\1/p' "$work/verbose")
 check "a group reads in one READ_CGROUP: ${calls:-?} syscalls, want CPUs x 3 = $((ncpus * 3))" \
 	"[ '$calls' = $((ncpus * 3)) ]"
+
+# a tracepoint is a counting event like any other: shared, not refused
+"$PERFX" stat -v -a -x, --cgroup-mode shared --for-each-cgroup "$A,$B" \
+	-e sched:sched_switch,task-clock -- sleep 0.5 2> "$work/tp"
+trc=$?
+tp_b=$(val "$work/tp" sched:sched_switch "$B")
+sed 's/^/#   tracepoint: /' "$work/tp"
+check "a tracepoint in shared mode: exit $trc, B's sched_switch ${tp_b:-?} (> 10)" \
+	"[ $trc -eq 0 ] && grep -q 'shared mode, $((ncpus * 2)) counting fds' '$work/tp' &&
+	 awk -v b='$tp_b' 'BEGIN { exit !(b > 10) }'"
