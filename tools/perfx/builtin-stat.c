@@ -413,24 +413,27 @@ static int setup_cgroups(struct stat_ctx *ctx)
 		err = -ENOMEM;
 		goto out;
 	}
-	ctx->nr_cgrps = names.nr;
 	for (i = 0; i < names.nr; i++) {
-		int j;
+		int k = ctx->nr_cgrps, j;
 
+		for (j = 0; j < i && names.names[i]; j++)
+			if (names.names[j] && !strcmp(names.names[j], names.names[i]))
+				break;
+		/* --for-each-cgroup A,B,A: as perf, A is counted once */
+		if (ctx->opts.for_each_cgroup && j < i)
+			continue;
+		ctx->nr_cgrps++;
 		if (!names.names[i] || !names.names[i][0])
 			continue;
 		/*
 		 * -G A,B,A: as perf, one cgroup for both A's, so that the
 		 * third event's metrics find the first's counts
 		 */
-		for (j = 0; !ctx->opts.for_each_cgroup && j < i; j++)
-			if (ctx->cgrps[j] && !strcmp(names.names[j], names.names[i]))
-				break;
-		if (!ctx->opts.for_each_cgroup && j < i) {
-			ctx->cgrps[i] = cgroup__get(ctx->cgrps[j]);
+		if (j < i) {
+			ctx->cgrps[k] = cgroup__get(ctx->cgrps[j]);
 			continue;
 		}
-		err = cgroup__new(ctx->cgroup_mnt, names.names[i], &ctx->cgrps[i]);
+		err = cgroup__new(ctx->cgroup_mnt, names.names[i], &ctx->cgrps[k]);
 		if (err) {
 			pr_err("cgroup '%s': expected a directory under the cgroup2 mount %s: %s (%s)\n",
 			       names.names[i], ctx->cgroup_mnt, strerror(-err), errname(err));
