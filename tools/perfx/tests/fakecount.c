@@ -5,86 +5,348 @@
  * Both `perf stat` and `perfx stat` open their events with
  * syscall(__NR_perf_event_open, ...) and read them with read(2).  This shim
  * remembers each perf fd's attr and, on read, replaces the values the kernel
- * returned with a fixed function of (type, config, cpu, nth read), so that
- * the two tools print the same counts and their outputs can be compared
- * byte for byte.  Used to capture the golden outputs under tests/golden/ and
- * by the interop tests.
+ * returned with a fixed function of (type, config, CPU, cgroup, nth read),
+ * different for every event, CPU and cgroup, so that the two tools print
+ * the same counts, their outputs can be compared byte for byte, and a count
+ * shown for the wrong event, CPU, cgroup or interval changes the output.
+ * Used to capture the golden outputs under tests/golden/.
  *
  *   FAKECOUNT_RUN_PCT  percentage of time_enabled reported as running (100)
  *   FAKECOUNT_SCALE    multiplier applied to every count (1)
  *   FAKECOUNT_VARY     K: counts also times 10 + (open# / K) % 3, so that
  *                      repeated runs (-r) differ when K = events x CPUs
+ *   FAKECOUNT_CPUS     N: the machine has CPUs 0..N-1, whatever it really
+ *                      has: /sys/devices/system/cpu/{online,possible,present}
+ *                      read "0-<N-1>", sysconf(_SC_NPROCESSORS_ONLN/CONF) is
+ *                      N, and an event opened on a CPU the machine lacks is
+ *                      opened on CPU (cpu % real CPUs) and counts as the CPU
+ *                      asked for
  *   FAKECOUNT_SHARE    1: emulate PERF_EVENT_IOC_ATTACH_CGROUP/READ_CGROUP
  *                      (single and batch reads, the series' layout, groups
- *                      read through their leader with PERF_FORMAT_GROUP,
- *                      at most 64 cgroups) on a kernel without them; a cgroup's
- *                      read returns what a per-cgroup event of the same
- *                      config on the same CPU would, so shared mode must
- *                      print exactly what per-cgroup mode prints;
+ *                      read through their leader with PERF_FORMAT_GROUP) on
+ *                      a kernel without them; a cgroup's read returns what
+ *                      a per-cgroup event of the same config on the same
+ *                      CPU would, so shared mode must print exactly what
+ *                      per-cgroup mode prints;
  *                      2: the same without the batch form (a batch read
  *                      is -EINVAL), as a kernel read one cgroup at a time
- *   FAKECOUNT_HW       1: hardware and hardware-cache events always open, so
- *                      their metrics can be compared on a machine without
- *                      a PMU: when the kernel refuses one (ENOENT,
- *                      EOPNOTSUPP, ENODEV, ENXIO, EINVAL) it is opened
- *                      again as a software dummy event with the same pid,
- *                      CPU, group, flags and read_format, and read back as
- *                      the event asked for.  Both perf 6.1 and perfx take a
- *                      successful open as the event existing (perf only
- *                      looks at sysfs's cpu PMU to add the stalled-cycles
- *                      events to its default set: without a cpu PMU neither
- *                      tool adds them).  Their counts follow hw_milli[] and
- *                      the cache tables below instead of config + 1, so
- *                      that the metrics look like a real CPU's: 2.6 GHz
- *                      beside task-clock, 1.37 insn per cycle, 2% branch
- *                      misses, 5% L1-dcache load misses...
+ *   FAKECOUNT_HW       0: hardware and hardware-cache events are refused
+ *                      with ENOENT, as on a machine without a PMU (so the
+ *                      outputs do not depend on the machine having one);
+ *                      1: they always open, so their metrics can be
+ *                      compared on a machine without a PMU: when the kernel
+ *                      refuses one (ENOENT, EOPNOTSUPP, ENODEV, ENXIO,
+ *                      EINVAL) it is opened again as a software dummy event
+ *                      with the same pid, CPU, group, flags and
+ *                      read_format, and read back as the event asked for.
+ *                      Both perf 6.1 and perfx take a successful open as
+ *                      the event existing (perf only looks at sysfs's cpu
+ *                      PMU to add the stalled-cycles events to its default
+ *                      set: without a cpu PMU neither tool adds them).
+ *                      Their counts follow hw_milli[] and the cache tables
+ *                      below instead of unit(), so that the metrics look
+ *                      like a real CPU's: 2.6 GHz beside task-clock, 1.37
+ *                      insn per cycle, 2% branch misses, 5% L1-dcache load
+ *                      misses...
  *
- * count = (config + 1) * 1000003 * SCALE * (cpu + 2) * n, for the n-th read
- * (config + 1 replaced by milli / 1000 for FAKECOUNT_HW's events);
+ * count = unit(type, config) * weight(cpu, cgroup) * (1 + 2 + ... + n) for
+ * the n-th read, so that interval n's delta is n times the first;
  * time_enabled = 1000000000 * n; time_running = enabled * RUN_PCT / 100.
+ * The weight is a prime larger than the units of the events the golden
+ * cases use, one for each CPU and cgroup, so no two (event, CPU, cgroup) of
+ * a case count the same (see weight() and cgroup_index()).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <linux/ioctl.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define MAX_FD 65536
+#define MAX_FD		65536
+/* the kernel's PERF_CGROUP_ATTACH_MAX */
+#define ATTACH_MAX	65536
 
 struct fake_fd {
 	int used;
 	__u32 type;
 	__u64 config;
 	__u64 read_format;
-	int cpu;
+	int cpu;		/* as asked for: maybe one FAKECOUNT_CPUS made up */
 	int group_fd;
+	int inherit;
+	unsigned int cgroup;	/* cgroup_index() of a cgroup event, else 0 */
 	__u64 nreads;
 	__u64 gen;
+	/* FAKECOUNT_SHARE: the attached cgroups' ids and cgroup_index()es */
 	__u64 nr_cgroups;
 	__u64 share_reads;
-	__u64 ids[64];
-	int inherit;
+	__u64 *ids;
+	unsigned int *index;
 };
+
+/*
+ * glibc's exported aliases of functions interposed below, called directly:
+ * no dlsym(RTLD_NEXT) lookup, which is safe while ASan (preloaded first)
+ * initialises and calls sysconf() and open() through this shim.
+ */
+extern long __sysconf(int name);
+extern int __open(const char *path, int flags, ...);
+extern FILE *_IO_fopen(const char *path, const char *mode);
 
 static __u64 nr_opens;
 
 static struct fake_fd fds[MAX_FD];
 
+/*
+ * The decimal number at @s, its end in @end.  Not strtol(): ASan intercepts
+ * it, and sysconf() and open() below are called while ASan initialises,
+ * when its interceptors must not run.
+ */
+static long parse_long(const char *s, const char **end)
+{
+	long n = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++)
+		n = n * 10 + *s - '0';
+	*end = s;
+	return n;
+}
+
+/* the number in the environment variable @name, or @def */
 static long env_long(const char *name, long def)
 {
-	const char *s = getenv(name);
+	const char *s = getenv(name), *end;
+	long n;
 
-	return s && *s ? strtol(s, NULL, 0) : def;
+	if (!s)
+		return def;
+	n = parse_long(s, &end);
+	return end == s ? def : n;
+}
+
+/* the CPUs the machine really has online */
+static long real_cpus(void)
+{
+	long n = __sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? n : 1;
+}
+
+long sysconf(int name)
+{
+	long n = env_long("FAKECOUNT_CPUS", 0);
+
+	if (n > 0 && (name == _SC_NPROCESSORS_ONLN || name == _SC_NPROCESSORS_CONF))
+		return n;
+	return __sysconf(name);
 }
 
 /*
- * FAKECOUNT_HW's counts, in thousandths of config + 1's unit: task-clock
+ * FAKECOUNT_CPUS: if @path is one of sysfs's CPU lists, store in @fd a
+ * file that lists CPUs 0..N-1 (-1 and errno if it cannot be made) and
+ * return 1; else return 0.
+ */
+static int fake_cpu_list(const char *path, int *fd)
+{
+	static const char *const lists[] = {
+		"/sys/devices/system/cpu/online",
+		"/sys/devices/system/cpu/possible",
+		"/sys/devices/system/cpu/present",
+	};
+	long n = env_long("FAKECOUNT_CPUS", 0);
+	char buf[64];
+	size_t i;
+	int len;
+
+	if (n <= 0 || !path)
+		return 0;
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!strcmp(path, lists[i]))
+			break;
+	if (i == sizeof(lists) / sizeof(lists[0]))
+		return 0;
+	len = n > 1 ? snprintf(buf, sizeof(buf), "0-%ld\n", n - 1) :
+		      snprintf(buf, sizeof(buf), "0\n");
+	*fd = memfd_create("fakecount-cpus", MFD_CLOEXEC);
+	if (*fd < 0)
+		return 1;
+	if (write(*fd, buf, len) != len || lseek(*fd, 0, SEEK_SET) < 0) {
+		close(*fd);
+		*fd = -1;
+		errno = EIO;
+	}
+	return 1;
+}
+
+/*
+ * FAKECOUNT_CPUS: @path, or for a file of a CPU the machine lacks
+ * (/sys/devices/system/cpu/cpuN/..., perf reads its topology) the same
+ * file of CPU N % real CPUs, in @buf.
+ */
+static const char *cpu_path(const char *path, char *buf, size_t size)
+{
+	static const char dir[] = "/sys/devices/system/cpu/cpu";
+	const char *end;
+	long cpu;
+
+	if (env_long("FAKECOUNT_CPUS", 0) <= 0 || !path ||
+	    strncmp(path, dir, sizeof(dir) - 1))
+		return path;
+	cpu = parse_long(path + sizeof(dir) - 1, &end);
+	if (end == path + sizeof(dir) - 1 || *end != '/' || cpu < real_cpus() ||
+	    snprintf(buf, size, "%s%ld%s", dir, cpu % real_cpus(), end) >= (int)size)
+		return path;
+	return buf;
+}
+
+static int open_path(const char *path, int flags, mode_t mode)
+{
+	char buf[PATH_MAX];
+	int fd;
+
+	if (fake_cpu_list(path, &fd))
+		return fd;
+	return __open(cpu_path(path, buf, sizeof(buf)), flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+
+	if (__OPEN_NEEDS_MODE(flags)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return open_path(path, flags, mode);
+}
+int open64(const char *path, int flags, ...) __attribute__((alias("open")));
+
+/* _FORTIFY_SOURCE's open(2) without a mode */
+int __open_2(const char *path, int flags)
+{
+	return open_path(path, flags, 0);
+}
+int __open64_2(const char *path, int flags) __attribute__((alias("__open_2")));
+
+FILE *fopen(const char *path, const char *mode)
+{
+	char buf[PATH_MAX];
+	FILE *f;
+	int fd;
+
+	if (fake_cpu_list(path, &fd)) {
+		if (fd < 0)
+			return NULL;
+		f = fdopen(fd, mode);
+		if (!f)
+			close(fd);
+		return f;
+	}
+	return _IO_fopen(cpu_path(path, buf, sizeof(buf)), mode);
+}
+FILE *fopen64(const char *path, const char *mode) __attribute__((alias("fopen")));
+
+/* the cgroup2 mount point into @mnt, or "" */
+static void cgroup2_mount(char mnt[PATH_MAX])
+{
+	char *line = NULL, *p;
+	size_t len = 0;
+	FILE *f;
+
+	*mnt = 0;
+	f = _IO_fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return;
+	while (getline(&line, &len, f) > 0) {
+		p = strstr(line, " - cgroup2 ");
+		if (!p)
+			continue;
+		*p = 0;
+		/* id parent major:minor root mount-point ... */
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+			*mnt = 0;
+		break;
+	}
+	free(line);
+	fclose(f);
+}
+
+/*
+ * The index (1..97) of the cgroup whose directory @cgfd is open: a hash of
+ * its path under the cgroup2 mount ("/" for the root), so that it is the
+ * same on every run and machine, unlike its id (inode number); 0 if the
+ * path is unknown.  Per-cgroup events (the fd given to perf_event_open)
+ * and attached ids (opened by handle) both come here, so a cgroup counts
+ * the same in both modes.  perfx-golden-A is 32, perfx-golden-B 87, / 59:
+ * other cgroups may share an index.
+ */
+static unsigned int cgroup_index(int cgfd)
+{
+	char mnt[PATH_MAX], link[64], path[PATH_MAX];
+	const char *rel;
+	__u32 hash = 2166136261u;	/* FNV-1a */
+	size_t n;
+	ssize_t len;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", cgfd);
+	len = readlink(link, path, sizeof(path) - 1);
+	if (len <= 0)
+		return 0;
+	path[len] = 0;
+	cgroup2_mount(mnt);
+	n = strlen(mnt);
+	if (!n || strncmp(path, mnt, n))
+		return 0;
+	rel = path[n] ? path + n : "/";
+	for (; *rel; rel++)
+		hash = (hash ^ (unsigned char)*rel) * 16777619u;
+	return 1 + hash % 97;
+}
+
+/*
+ * An event's count per unit of weight, unless FAKECOUNT_HW's tables give
+ * one: config + 1 for a software event; another type's is 1000 * (type +
+ * 1) more, so that types sharing a config differ.
+ */
+static __u64 unit(__u32 type, __u64 config)
+{
+	return config + 1 + (type == PERF_TYPE_SOFTWARE ? 0 : 1000ULL * (type + 1));
+}
+
+/*
+ * The weight of @cpu (-1 for a task's event) and cgroup index @cgroup (0
+ * for none): the first prime from 1000000 * (cpu + 2) + 10000 * cgroup on,
+ * so CPUs and cgroups differ in the leading digits, and as the weights are
+ * distinct primes above every unit, unit * weight never repeats for
+ * another event, CPU or cgroup.
+ */
+static __u64 weight(int cpu, unsigned int cgroup)
+{
+	__u64 w = 1000000ULL * (__u64)(cpu + 2) + 10000ULL * cgroup, d;
+
+	for (;; w++) {
+		for (d = 2; d * d <= w && w % d; d++)
+			;
+		if (d * d > w)
+			return w;
+	}
+}
+
+/*
+ * FAKECOUNT_HW's counts, in thousandths of a software unit: task-clock
  * (config 1) counts 2 units of ns, so cycles at 5.2 units is 2.6 GHz.
  */
 static const __u64 hw_milli[PERF_COUNT_HW_MAX] = {
@@ -127,6 +389,11 @@ static const __u64 cache_miss_permille[PERF_COUNT_HW_CACHE_MAX] = {
 	[PERF_COUNT_HW_CACHE_NODE]	= 150,
 };
 
+static int is_hw(__u32 type)
+{
+	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE;
+}
+
 /*
  * With FAKECOUNT_HW, a hardware or cache event's count per unit in
  * millionths (0 for any other event, or a config outside the tables).
@@ -149,10 +416,8 @@ static __u64 hw_micro(__u32 type, __u64 config)
 
 static int hw_refused(__u32 type, int err)
 {
-	if (type != PERF_TYPE_HARDWARE && type != PERF_TYPE_HW_CACHE)
-		return 0;
-	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == ENXIO ||
-	       err == EINVAL;
+	return is_hw(type) && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV ||
+			       err == ENXIO || err == EINVAL);
 }
 
 /*
@@ -183,12 +448,56 @@ static long open_as_software(long (*real_syscall)(long, ...), long *a, int err)
 	return ret;
 }
 
+static void detach_cgroups(struct fake_fd *f)
+{
+	free(f->ids);
+	free(f->index);
+	f->ids = NULL;
+	f->index = NULL;
+	f->nr_cgroups = 0;
+	f->share_reads = 0;
+}
+
+static long open_event(long (*real_syscall)(long, ...), long *a)
+{
+	/* the event asked for, even when a dummy or another CPU stands in */
+	const struct perf_event_attr *attr = (const struct perf_event_attr *)a[0];
+	int cpu = (int)a[2], hw = env_long("FAKECOUNT_HW", 0);
+	struct fake_fd *f;
+	long ret;
+
+	if (is_hw(attr->type) && !hw) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (env_long("FAKECOUNT_CPUS", 0) > 0 && cpu >= real_cpus())
+		a[2] = cpu % real_cpus();
+	ret = real_syscall(__NR_perf_event_open, a[0], a[1], a[2], a[3], a[4]);
+	if (ret < 0 && hw && hw_refused(attr->type, errno))
+		ret = open_as_software(real_syscall, a, errno);
+	if (ret < 0 || ret >= MAX_FD)
+		return ret;
+	f = &fds[ret];
+	/* the fd may have been closed without close(): close_range(), exec */
+	detach_cgroups(f);
+	f->used = 1;
+	f->type = attr->type;
+	f->config = attr->config;
+	f->read_format = attr->read_format;
+	f->cpu = cpu;
+	f->group_fd = (int)a[3];
+	f->inherit = attr->inherit;
+	f->cgroup = a[4] & PERF_FLAG_PID_CGROUP ? cgroup_index((int)a[1]) : 0;
+	f->nreads = 0;
+	f->gen = nr_opens++;
+	return ret;
+}
+
 long syscall(long nr, ...)
 {
 	static long (*real_syscall)(long, ...);
 	long a[6];
 	va_list ap;
-	long ret;
 	int i;
 
 	if (!real_syscall)
@@ -197,27 +506,9 @@ long syscall(long nr, ...)
 	for (i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
-	ret = real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if (nr == __NR_perf_event_open && ret < 0 && env_long("FAKECOUNT_HW", 0) &&
-	    hw_refused(((struct perf_event_attr *)a[0])->type, errno))
-		ret = open_as_software(real_syscall, a, errno);
-	if (nr == __NR_perf_event_open && ret >= 0 && ret < MAX_FD) {
-		/* the event asked for, even when a dummy stands in for it */
-		struct perf_event_attr *attr = (struct perf_event_attr *)a[0];
-
-		fds[ret].used = 1;
-		fds[ret].type = attr->type;
-		fds[ret].config = attr->config;
-		fds[ret].read_format = attr->read_format;
-		fds[ret].cpu = (int)a[2];
-		fds[ret].group_fd = (int)a[3];
-		fds[ret].inherit = attr->inherit;
-		fds[ret].nreads = 0;
-		fds[ret].gen = nr_opens++;
-		fds[ret].nr_cgroups = 0;
-		fds[ret].share_reads = 0;
-	}
-	return ret;
+	if (nr == __NR_perf_event_open)
+		return open_event(real_syscall, a);
+	return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 int close(int fd)
@@ -226,26 +517,27 @@ int close(int fd)
 
 	if (!real_close)
 		real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
-	if (fd >= 0 && fd < MAX_FD)
+	if (fd >= 0 && fd < MAX_FD) {
 		fds[fd].used = 0;
+		detach_cgroups(&fds[fd]);
+	}
 	return real_close(fd);
 }
 
-static __u64 fake_count(struct fake_fd *f, __u64 n)
+/* @f's count at its @n-th read in the cgroup of index @cgroup */
+static __u64 fake_count(struct fake_fd *f, unsigned int cgroup, __u64 n)
 {
-	__u64 cpu = f->cpu < 0 ? 0 : (__u64)f->cpu;
+	__u64 w = weight(f->cpu, cgroup) * n * (n + 1) / 2;
 	__u64 vary = 1, micro;
 
 	/* FAKECOUNT_VARY=K: multiply by 1 + (K-th opens later ... ) for -r noise */
 	if (env_long("FAKECOUNT_VARY", 0))
 		vary = 10 + f->gen / (__u64)env_long("FAKECOUNT_VARY", 1) % 3;
+	w *= (__u64)env_long("FAKECOUNT_SCALE", 1) * vary;
 	micro = hw_micro(f->type, f->config);
 	if (micro)
-		return (__u64)((unsigned __int128)micro * 1000003ULL *
-			       (__u64)env_long("FAKECOUNT_SCALE", 1) * (cpu + 2) * n * vary /
-			       1000000);
-	return (f->config + 1) * 1000003ULL * (__u64)env_long("FAKECOUNT_SCALE", 1) *
-	       (cpu + 2) * n * vary;
+		return (__u64)((unsigned __int128)micro * w / 1000000);
+	return unit(f->type, f->config) * w;
 }
 
 #define FAKE_ATTACH	_IOW('$', 12, __u64 *)
@@ -290,23 +582,24 @@ static int fake_values_words(int fd)
 }
 
 /*
- * One cgroup's values of @fd for the @n-th read at v[i...]: what read(2)
- * below fakes for the same event (a group: { nr, [ena], [run], { value,
- * [id], [lost] }[nr] } through its leader, the members in open order), so
- * that a cgroup reads what a per-cgroup event of the same config on the
- * same CPU reads.  A member opened after the attach has no cgroups: 0.
+ * The values of @fd's @k-th attached cgroup for the @n-th read at v[i...]:
+ * what read(2) below fakes for the same event (a group: { nr, [ena],
+ * [run], { value, [id], [lost] }[nr] } through its leader, the members in
+ * open order) opened for that cgroup.  A member opened after the attach
+ * has no cgroups: 0.
  */
-static int fake_values(int fd, __u64 n, __u64 *v, int i)
+static int fake_values(int fd, __u64 k, __u64 n, __u64 *v, int i)
 {
 	struct fake_fd *f = &fds[fd];
 	__u64 rf = f->read_format, *nr = NULL;
+	unsigned int cgroup = f->index[k];
 	int m;
 
 	if (rf & PERF_FORMAT_GROUP) {
 		nr = &v[i++];
 		*nr = 0;
 	} else {
-		v[i++] = fake_count(f, n);
+		v[i++] = fake_count(f, cgroup, n);
 	}
 	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		v[i++] = 1000000000ULL * n;
@@ -320,7 +613,7 @@ static int fake_values(int fd, __u64 n, __u64 *v, int i)
 		return i;
 	}
 	for (m = next_member(fd, -1); m >= 0; m = next_member(fd, m)) {
-		v[i++] = m == fd || fds[m].nr_cgroups ? fake_count(&fds[m], n) : 0;
+		v[i++] = fds[m].nr_cgroups ? fake_count(&fds[m], cgroup, n) : 0;
 		if (rf & PERF_FORMAT_ID)
 			v[i++] = fake_id(m);
 		if (rf & PERF_FORMAT_LOST)
@@ -330,13 +623,85 @@ static int fake_values(int fd, __u64 n, __u64 *v, int i)
 	return i;
 }
 
+/* cgroup_index() of each of the @nr cgroup @ids into @index; -ENOENT */
+static int index_cgroups(const __u64 *ids, __u64 nr, unsigned int *index)
+{
+	struct {
+		struct file_handle fh;
+		__u64 id;
+	} h = { .fh.handle_bytes = sizeof(__u64) };
+	char mnt[PATH_MAX];
+	int mfd, cgfd, err = 0;
+	__u64 k;
+
+	cgroup2_mount(mnt);
+	mfd = *mnt ? open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (mfd < 0)
+		return nr ? -ENOENT : 0;
+	for (k = 0; k < nr && !err; k++) {
+		/* cgroup2's file handle type (FILEID_KERNFS) */
+		h.fh.handle_type = 0xfe;
+		h.id = ids[k];
+		cgfd = open_by_handle_at(mfd, &h.fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (cgfd < 0) {
+			err = -ENOENT;
+			break;
+		}
+		index[k] = cgroup_index(cgfd);
+		close(cgfd);
+	}
+	close(mfd);
+	return err;
+}
+
+/* give @f the @nr cgroup @ids and their @index (none if @nr is 0) */
+static int set_cgroups(struct fake_fd *f, const __u64 *ids, __u64 nr,
+		       const unsigned int *index)
+{
+	detach_cgroups(f);
+	f->ids = malloc((nr + 1) * sizeof(*f->ids));
+	f->index = malloc((nr + 1) * sizeof(*f->index));
+	if (!f->ids || !f->index) {
+		detach_cgroups(f);
+		return -ENOMEM;
+	}
+	memcpy(f->ids, ids, nr * sizeof(*f->ids));
+	memcpy(f->index, index, nr * sizeof(*f->index));
+	f->nr_cgroups = nr;
+	return 0;
+}
+
+/*
+ * PERF_EVENT_IOC_ATTACH_CGROUP on @fd with { nr, ids[nr] } at @v, what the
+ * kernel checks: not too many ids, a CPU-wide event not inherited, through
+ * the group leader, ids of live cgroups (this shim needs root to open them
+ * by handle).  Every member of the group gets the set.
+ */
+static int attach_cgroups(int fd, const __u64 *v)
+{
+	__u64 nr = v[0];
+	unsigned int *index;
+	int m, err;
+
+	if (nr > ATTACH_MAX)
+		return -E2BIG;
+	if (fds[fd].cpu < 0 || fds[fd].inherit || fds[fd].group_fd >= 0)
+		return -EINVAL;
+	index = calloc(nr + 1, sizeof(*index));
+	err = index ? index_cgroups(v + 1, nr, index) : -ENOMEM;
+	for (m = next_member(fd, -1); !err && m >= 0; m = next_member(fd, m))
+		err = set_cgroups(&fds[m], v + 1, nr, index);
+	free(index);
+	return err;
+}
+
 int ioctl(int fd, unsigned long req, ...)
 {
 	struct fake_fd *f;
 	__u64 *v, n, need;
 	va_list ap;
 	void *arg;
-	int i = 2, words;
+	int i = 2, words, err;
 
 	if (!real_ioctl)
 		real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
@@ -349,22 +714,10 @@ int ioctl(int fd, unsigned long req, ...)
 	f = &fds[fd];
 	v = arg;
 	if (req == FAKE_ATTACH) {
-		/* what the kernel checks: CPU-wide, not inherited, <= our table */
-		if (f->cpu < 0 || f->inherit || v[0] > 64) {
-			errno = f->cpu < 0 || f->inherit ? EINVAL : E2BIG;
+		err = attach_cgroups(fd, v);
+		if (err) {
+			errno = -err;
 			return -1;
-		}
-		/* through the leader, for every member of its group */
-		if (f->group_fd >= 0) {
-			errno = EINVAL;
-			return -1;
-		}
-		for (int m = fd; m < MAX_FD; m++) {
-			if (m != fd && (!fds[m].used || fds[m].group_fd != fd))
-				continue;
-			fds[m].nr_cgroups = v[0];
-			memcpy(fds[m].ids, v + 1, v[0] * sizeof(__u64));
-			fds[m].share_reads = 0;
 		}
 		return 0;
 	}
@@ -395,7 +748,7 @@ int ioctl(int fd, unsigned long req, ...)
 		v[i++] = f->nr_cgroups;
 		for (__u64 k = 0; k < f->nr_cgroups; k++) {
 			v[i++] = f->ids[k];
-			i = fake_values(fd, n, v, i);
+			i = fake_values(fd, k, n, v, i);
 		}
 		return (i - 2) * 8;
 	}
@@ -411,8 +764,8 @@ int ioctl(int fd, unsigned long req, ...)
 		errno = ENOSPC;
 		return -1;
 	}
-	n = f->share_reads++ / f->nr_cgroups + 1;
-	i = fake_values(fd, n, v, i);
+	/* each cgroup is read once per interval */
+	i = fake_values(fd, n, f->share_reads++ / f->nr_cgroups + 1, v, i);
 	return (i - 2) * 8;
 }
 
@@ -441,15 +794,9 @@ ssize_t read(int fd, void *buf, size_t len)
 		if (f->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
 			v[i++] = run;
 		/* members in open order: the leader, then fds naming it */
-		for (int m = fd, k = 0; (__u64)k < nr && (i + 1) * 8 <= (size_t)ret; k++) {
-			if (k) {
-				for (m = m + 1; m < MAX_FD; m++)
-					if (fds[m].used && fds[m].group_fd == fd)
-						break;
-				if (m == MAX_FD)
-					break;
-			}
-			v[i++] = fake_count(&fds[m], n);
+		for (int m = fd, k = 0; m >= 0 && (__u64)k < nr && (i + 1) * 8 <= (size_t)ret;
+		     m = next_member(fd, m), k++) {
+			v[i++] = fake_count(&fds[m], fds[m].cgroup, n);
 			if (f->read_format & PERF_FORMAT_ID)
 				i++;
 			if (f->read_format & PERF_FORMAT_LOST)
@@ -457,7 +804,7 @@ ssize_t read(int fd, void *buf, size_t len)
 		}
 		return ret;
 	}
-	v[i++] = fake_count(f, n);
+	v[i++] = fake_count(f, f->cgroup, n);
 	if (f->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		v[i++] = ena;
 	if (f->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
