@@ -24,10 +24,11 @@
  *   FAKECOUNT_SHARE    1: emulate PERF_EVENT_IOC_ATTACH_CGROUP/READ_CGROUP
  *                      (single and batch reads, the series' layout, groups
  *                      read through their leader with PERF_FORMAT_GROUP) on
- *                      a kernel without them; a cgroup's read returns what
- *                      a per-cgroup event of the same config on the same
- *                      CPU would, so shared mode must print exactly what
- *                      per-cgroup mode prints;
+ *                      a kernel without them, refusing what the kernel
+ *                      refuses with its errno (attach_cgroups()); a
+ *                      cgroup's read returns what a per-cgroup event of the
+ *                      same config on the same CPU would, so shared mode
+ *                      must print exactly what per-cgroup mode prints;
  *                      2: the same without the batch form (a batch read
  *                      is -EINVAL), as a kernel read one cgroup at a time
  *   FAKECOUNT_HW       0: hardware and hardware-cache events are refused
@@ -84,7 +85,9 @@ struct fake_fd {
 	__u64 read_format;
 	int cpu;		/* as asked for: maybe one FAKECOUNT_CPUS made up */
 	int group_fd;
+	int pid;		/* -1: CPU-wide; a task, or a cgroup's fd */
 	int inherit;
+	int sampling;		/* a sample period or frequency */
 	unsigned int cgroup;	/* cgroup_index() of a cgroup event, else 0 */
 	__u64 nreads;
 	__u64 gen;
@@ -486,7 +489,10 @@ static long open_event(long (*real_syscall)(long, ...), long *a)
 	f->read_format = attr->read_format;
 	f->cpu = cpu;
 	f->group_fd = (int)a[3];
+	f->pid = (int)a[1];
 	f->inherit = attr->inherit;
+	/* sample_freq shares sample_period's word */
+	f->sampling = attr->sample_period != 0;
 	f->cgroup = a[4] & PERF_FLAG_PID_CGROUP ? cgroup_index((int)a[1]) : 0;
 	f->nreads = 0;
 	f->gen = nr_opens++;
@@ -623,6 +629,23 @@ static int fake_values(int fd, __u64 k, __u64 n, __u64 *v, int i)
 	return i;
 }
 
+/*
+ * The kernel's perf_cgroup_table_qualifies(): only a counting (not
+ * sampling), CPU-wide (pid -1: not a task's, not a cgroup event), not
+ * inherited event can count per cgroup.
+ */
+static int qualifies(const struct fake_fd *f)
+{
+	return f->cpu >= 0 && f->pid == -1 && !f->inherit && !f->sampling;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* cgroup_index() of each of the @nr cgroup @ids into @index; -ENOENT */
 static int index_cgroups(const __u64 *ids, __u64 nr, unsigned int *index)
 {
@@ -672,25 +695,39 @@ static int set_cgroups(struct fake_fd *f, const __u64 *ids, __u64 nr,
 }
 
 /*
- * PERF_EVENT_IOC_ATTACH_CGROUP on @fd with { nr, ids[nr] } at @v, what the
- * kernel checks: not too many ids, a CPU-wide event not inherited, through
- * the group leader, ids of live cgroups (this shim needs root to open them
- * by handle).  Every member of the group gets the set.
+ * PERF_EVENT_IOC_ATTACH_CGROUP on @fd with { nr, ids[nr] } at @v, checked
+ * in the order the kernel's perf_cgroup_attach_ioctl() checks: -E2BIG for
+ * too many ids, -ENOENT for an id naming no live cgroup (this shim needs
+ * root to open it by handle), -EINVAL through a group member or if the
+ * event or a member does not qualify, -EINVAL for an id given twice.
+ * Every member of the group gets the set.
  */
 static int attach_cgroups(int fd, const __u64 *v)
 {
-	__u64 nr = v[0];
-	unsigned int *index;
+	__u64 nr = v[0], k, *sorted = NULL;
+	unsigned int *index = NULL;
 	int m, err;
 
 	if (nr > ATTACH_MAX)
 		return -E2BIG;
-	if (fds[fd].cpu < 0 || fds[fd].inherit || fds[fd].group_fd >= 0)
-		return -EINVAL;
 	index = calloc(nr + 1, sizeof(*index));
-	err = index ? index_cgroups(v + 1, nr, index) : -ENOMEM;
+	sorted = calloc(nr + 1, sizeof(*sorted));
+	err = index && sorted ? index_cgroups(v + 1, nr, index) : -ENOMEM;
+	if (!err && fds[fd].group_fd >= 0)
+		err = -EINVAL;
+	for (m = next_member(fd, -1); !err && m >= 0; m = next_member(fd, m))
+		if (!qualifies(&fds[m]))
+			err = -EINVAL;
+	if (!err) {
+		memcpy(sorted, v + 1, nr * sizeof(*sorted));
+		qsort(sorted, nr, sizeof(*sorted), cmp_u64);
+	}
+	for (k = 1; !err && k < nr; k++)
+		if (sorted[k] == sorted[k - 1])
+			err = -EINVAL;
 	for (m = next_member(fd, -1); !err && m >= 0; m = next_member(fd, m))
 		err = set_cgroups(&fds[m], v + 1, nr, index);
+	free(sorted);
 	free(index);
 	return err;
 }

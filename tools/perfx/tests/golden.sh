@@ -6,6 +6,11 @@
 # after masking the time-dependent numbers (mask.sed): elapsed/user/sys,
 # CPUs utilized, -I timestamps.
 #
+# A case after a "# XFAIL: reason" line is a known perfx bug: its mismatch
+# prints "not ok ... # TODO reason" (run-tests.sh counts it as skipped,
+# never as passed), and its match fails, so that the mark is removed with
+# the fix.
+#
 # env: PERFX (binary under test), FAKECOUNT (the shim)
 set -uo pipefail
 . "$(dirname "$0")/golden/lib.sh"
@@ -13,6 +18,7 @@ set -uo pipefail
 PERFX=${PERFX:?}
 FAKECOUNT=${FAKECOUNT:?}
 n=0
+xfail=
 # the shim goes first, not ASan, whose start-up would slow the workload
 # down (it inherits the preload) enough to add -I intervals
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
@@ -24,11 +30,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"; [ -n "$have_cgroups" ] && golden_cgroups_cleanup' EXIT
 
 while IFS='|' read -r name envs args golden extra; do
-	case "$name" in ''|'#'*) continue ;; esac
+	case "$name" in
+	'# XFAIL: '*) xfail=${name#\# XFAIL: }; continue ;;
+	''|'#'*) continue ;;
+	esac
 	n=$((n + 1))
 	what="golden: perfx stat $args matches perf"
 	[ -n "$golden" ] && what="golden: perfx stat ${extra:+$extra }$args ($envs) matches perf's $golden"
 	golden=${golden:-$name}
+	why=$xfail
+	xfail=
 	if [[ $args == *@A* ]] && [ -z "$have_cgroups" ]; then
 		echo "ok $n - $what # SKIP needs root and a cgroup2 mount"
 		continue
@@ -39,9 +50,13 @@ while IFS='|' read -r name envs args golden extra; do
 	golden_mask "$GOLDEN_DIR/$golden.out" > "$work/$name.want.m"
 	golden_mask "$work/$name.got" > "$work/$name.got.m"
 	if [ $rc -eq 0 ] && cmp -s "$work/$name.want.m" "$work/$name.got.m"; then
-		echo "ok $n - $what"
+		if [ -n "$why" ]; then
+			echo "not ok $n - $what (passes: remove its XFAIL mark)"
+		else
+			echo "ok $n - $what"
+		fi
 	else
-		echo "not ok $n - $what (exit $rc)"
+		echo "not ok $n - $what (exit $rc)${why:+ # TODO $why}"
 		diff "$work/$name.want.m" "$work/$name.got.m" | head -20 | sed 's/^/#   /'
 	fi
 done < "$GOLDEN_DIR/cases"
