@@ -13,13 +13,17 @@ cgroup2_mnt()
 	awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo
 }
 
-# golden_cgroups_setup - create the two cgroups; fails without cgroup2/root
+# golden_cgroups_setup - create the two cgroups; fails without cgroup2/root.
+# Runs at the same time (other clones of the tree) share them: each holds a
+# shared lock while it runs and only the last one out removes them.
 golden_cgroups_setup()
 {
 	local mnt
 
 	mnt=$(cgroup2_mnt)
 	[ -n "$mnt" ] || return 1
+	exec {GOLDEN_LOCK}> /tmp/perfx-golden-cgroups.lock || return 1
+	flock -s "$GOLDEN_LOCK" || return 1
 	mkdir -p "$mnt/$CG_A" "$mnt/$CG_B" 2>/dev/null
 }
 
@@ -28,7 +32,7 @@ golden_cgroups_cleanup()
 	local mnt
 
 	mnt=$(cgroup2_mnt)
-	[ -n "$mnt" ] || return 0
+	[ -n "$mnt" ] && flock -xn "$GOLDEN_LOCK" || return 0
 	rmdir "$mnt/$CG_A" "$mnt/$CG_B" 2>/dev/null || true
 }
 
