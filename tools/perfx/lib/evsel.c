@@ -87,7 +87,9 @@ struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
 	evsel->supported = true;
 	evsel->scale = 1.0;
 	evsel->unit = "";
-	if (evsel__is_clock(evsel)) {
+	/* as perf: msec for the clocks named so, not for software/config=1/ */
+	if (evsel__is_clock(evsel) &&
+	    (!strncmp(name, "task-clock", 10) || !strncmp(name, "cpu-clock", 9))) {
 		evsel->unit = "msec";
 		evsel->scale = 1e-6;
 	}

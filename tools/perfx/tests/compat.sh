@@ -28,6 +28,7 @@ cleanup()
 	for cg in "${cgroups[@]}"; do
 		rmdir "$mnt/$cg" 2>/dev/null
 	done
+	[ -z "${GOLDEN_LOCK:-}" ] || golden_cgroups_cleanup
 	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" = "$paranoid" ] ||
 		echo "$paranoid" > /proc/sys/kernel/perf_event_paranoid
 	rm -rf "$work"
@@ -266,7 +267,44 @@ bench_cgroups()
 	fi
 }
 
-# 9. each allocation failing in turn: a message with every non-zero exit
+# 9. auto mode: an event the kernel will not share is counted per cgroup,
+# the rest shared, and -v says which and why; shared mode fails naming it
+per_event_fallback()
+{
+	local what="auto mode falls back per event and -v says why"
+
+	if [ -z "$root" ] || [ -z "$mnt" ]; then
+		skip "$what" "needs root and a cgroup2 mount"
+		skip "shared mode names the event the kernel refuses" "needs root and a cgroup2 mount"
+		return
+	fi
+	golden_cgroups_setup
+	FAKECOUNT_SHARE=1 FAKECOUNT_SHARE_REFUSE=3 LD_PRELOAD="$preload" "$PERFX" stat -v -a \
+		--for-each-cgroup "$CG_A,$CG_B" -e task-clock,context-switches true \
+		> /dev/null 2> "$work/err"
+	rc=$?
+	if [ $rc -eq 0 ] &&
+	   grep -qx "perfx: --for-each-cgroup: event 'context-switches': the event cannot count cgroups in shared mode (EOPNOTSUPP); using per-cgroup events" "$work/err" &&
+	   grep -q "shared and per-cgroup mode, $((2 * 1 + 2 * 2)) counting fds" "$work/err" &&
+	   [ "$(grep -c "using per-cgroup events" "$work/err")" = 1 ] && sanitizer_clean; then
+		ok "$what"
+	else
+		notok "$what"
+	fi
+	FAKECOUNT_SHARE=1 FAKECOUNT_SHARE_REFUSE=3 LD_PRELOAD="$preload" "$PERFX" stat -a \
+		--cgroup-mode shared --for-each-cgroup "$CG_A,$CG_B" -e task-clock,context-switches \
+		true > /dev/null 2> "$work/err"
+	rc=$?
+	if [ $rc -eq 1 ] &&
+	   grep -qx "perfx: --cgroup-mode=shared: event 'context-switches': the event cannot count cgroups in shared mode (EOPNOTSUPP)" "$work/err" &&
+	   sanitizer_clean; then
+		ok "shared mode names the event the kernel refuses"
+	else
+		notok "shared mode names the event the kernel refuses"
+	fi
+}
+
+# 10. each allocation failing in turn: a message with every non-zero exit
 failing_allocations()
 {
 	local args=("$@") nth total failures=0 silent=0 crashed=0
@@ -307,6 +345,7 @@ odd_names
 raw_controls
 cpus_and_modes
 bench_cgroups
+per_event_fallback
 failing_allocations stat -e task-clock,context-switches -x, true
 failing_allocations stat -e '{task-clock,page-faults}' -I 20 sleep 0.05
 failing_allocations list sw

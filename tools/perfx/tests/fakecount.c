@@ -31,6 +31,10 @@
  *                      must print exactly what per-cgroup mode prints;
  *                      2: the same without the batch form (a batch read
  *                      is -EINVAL), as a kernel read one cgroup at a time
+ *   FAKECOUNT_SHARE_REFUSE
+ *                      CONFIG: ATTACH of a group holding the software event
+ *                      of that config is -EOPNOTSUPP, as the kernel refuses
+ *                      an event of a PMU without a task context
  *   FAKECOUNT_HW       0: hardware and hardware-cache events are refused
  *                      with ENOENT, as on a machine without a PMU (so the
  *                      outputs do not depend on the machine having one);
@@ -639,6 +643,18 @@ static int qualifies(const struct fake_fd *f)
 	return f->cpu >= 0 && f->pid == -1 && !f->inherit && !f->sampling;
 }
 
+/*
+ * FAKECOUNT_SHARE_REFUSE=CONFIG: the software event of that config stands
+ * for one of a PMU that cannot count per cgroup (no task context, as an
+ * uncore PMU's), which the kernel refuses with EOPNOTSUPP
+ */
+static int refused(const struct fake_fd *f)
+{
+	long config = env_long("FAKECOUNT_SHARE_REFUSE", -1);
+
+	return config >= 0 && f->type == PERF_TYPE_SOFTWARE && f->config == (__u64)config;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
@@ -718,6 +734,9 @@ static int attach_cgroups(int fd, const __u64 *v)
 	for (m = next_member(fd, -1); !err && m >= 0; m = next_member(fd, m))
 		if (!qualifies(&fds[m]))
 			err = -EINVAL;
+	for (m = next_member(fd, -1); !err && m >= 0; m = next_member(fd, m))
+		if (refused(&fds[m]))
+			err = -EOPNOTSUPP;
 	if (!err) {
 		memcpy(sorted, v + 1, nr * sizeof(*sorted));
 		qsort(sorted, nr, sizeof(*sorted), cmp_u64);
