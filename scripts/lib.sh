@@ -81,3 +81,47 @@ series_stamp_write()
 {
 	echo "$1 $(git -C "$LINUX_SRC" rev-parse HEAD)" > "$SERIES_STAMP"
 }
+
+# elapsed - the time since SECONDS was last set, as "2m05s elapsed"
+elapsed()
+{
+	printf '%dm%02ds elapsed' $((SECONDS / 60)) $((SECONDS % 60))
+}
+
+# build_progress WHAT TOTAL - count the objects kbuild names on stdin
+# ("  CC      kernel/fork.o") and show how far WHAT is: one line rewritten
+# in place on a terminal, else a line per tenth of TOTAL (or per minute
+# without one; TOTAL 0: no total known)
+build_progress()
+{
+	local what=$1 total=$2 n=0 line msg tty= shown=-1 last=$SECONDS step
+
+	[ -t 2 ] && tty=1
+	while IFS= read -r line; do
+		case "$line" in
+		"  CC "*|"  AS "*) n=$((n + 1)) ;;
+		*) continue ;;
+		esac
+		[ -z "${QUIET:-}" ] || continue
+		msg="$PROG: $what: $n"
+		if [ "$total" -gt 0 ]; then
+			msg+=" of ~$total objects ($((n * 100 / total))%)"
+			step=$((n * 10 / total))
+		else
+			msg+=" objects"
+			step=0
+		fi
+		msg+=", $(elapsed)"
+		if [ -n "$tty" ]; then
+			[ "$SECONDS" -eq "$last" ] && continue
+			printf '\r\033[K%s' "$msg" >&2
+		else
+			[ "$step" -eq "$shown" ] && [ $((SECONDS - last)) -lt 60 ] && continue
+			shown=$step
+			echo "$msg" >&2
+		fi
+		last=$SECONDS
+	done
+	[ -n "$tty" ] && [ -z "${QUIET:-}" ] && printf '\r\033[K' >&2
+	return 0
+}

@@ -10,7 +10,9 @@ config=debug
 [ "${1:-}" = -c ] && config=$2
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# the guest reads its run directory over the repository share
+vmbuild=$top/build/testbed-vm
+trap 'rm -rf "$tmp" "$vmbuild"' EXIT
 . "$top/scripts/tests/tap.sh"
 
 # a fake linux-source tarball and a series with one good patch
@@ -183,8 +185,126 @@ vm_rejects_bad_input()
 	[ $? -eq 2 ] && echo "$out" | grep -q 'cannot be split evenly'
 }
 
+# fake_kvm MODE - a QEMU in $tmp/bin whose KVM opens but never runs guest
+# code: "spin" everywhere, "probe-ok" everywhere but in vm-accel's probe
+fake_kvm()
+{
+	local real
+
+	real=$(command -v qemu-system-x86_64) || return 1
+	mkdir -p "$tmp/bin"
+	cat > "$tmp/bin/qemu-system-x86_64" <<FAKE
+#!/bin/sh
+case " \$* " in
+*" kvm "*)
+	case "\$*" in
+	*isa-debug-exit*) [ "$1" = probe-ok ] && exit 85 ;;
+	esac
+	while :; do sleep 1; done ;;
+esac
+exec $real "\$@"
+FAKE
+	chmod +x "$tmp/bin/qemu-system-x86_64"
+	: > "$tmp/kvm"
+	printf 'processor\t: 0\nflags\t\t: fpu vme %s\n' "${2:-vmx}" > "$tmp/cpuinfo"
+}
+
+# with_fake_kvm CMD... - run CMD against the fake KVM, its own cache
+with_fake_kvm()
+{
+	PATH=$tmp/bin:$PATH BUILD=$vmbuild PERFX_KVM_DEV=$tmp/kvm \
+		PERFX_CPUINFO=$tmp/cpuinfo PERFX_VM_ACCEL= "$@"
+}
+
+kernel_image()
+{
+	echo "$top/build/kbuild-$config/arch/x86/boot/bzImage"
+}
+
+accel_probe_runs_guest_code()
+{
+	local out rc first
+
+	fake_kvm spin || return 1
+	rm -rf "$vmbuild"
+	out=$(with_fake_kvm "$top/scripts/vm" -k "$(kernel_image)" -- true 2>&1)
+	rc=$?
+	echo "$out"
+	first=$(echo "$out" | head -n 1)
+	[ "$rc" -eq 0 ] || return 1
+	[ "$first" = "vm: KVM: a probe guest ran no code in 5s; using TCG" ] || return 1
+	# the answer is kept for the next run
+	out=$(with_fake_kvm "$top/scripts/vm-accel")
+	echo "$out"
+	[ "$out" = "tcg KVM: a probe guest ran no code in 5s; using TCG (cached in build/testbed-vm/vm-accel)" ]
+}
+
+accel_needs_cpu_flags()
+{
+	local out
+
+	fake_kvm probe-ok "svm" || return 1
+	rm -rf "$vmbuild"
+	out=$(with_fake_kvm "$top/scripts/vm-accel") || return 1
+	[ "$out" = "kvm using KVM: a probe guest ran under $tmp/kvm" ] || return 1
+	fake_kvm probe-ok "sse2" || return 1
+	rm -rf "$vmbuild"
+	out=$(with_fake_kvm "$top/scripts/vm-accel") || return 1
+	[ "$out" = "tcg KVM: no vmx or svm flag in $tmp/cpuinfo; using TCG" ] || return 1
+	out=$(with_fake_kvm env PERFX_VM_ACCEL=tcg "$top/scripts/vm-accel") || return 1
+	[ "$out" = "tcg using TCG: forced (--accel or PERFX_VM_ACCEL)" ] || return 1
+	out=$(with_fake_kvm "$top/scripts/vm" -A bogus -- true 2>&1)
+	[ $? -eq 2 ] && echo "$out" | grep -q "expects kvm, tcg or auto, not 'bogus'"
+}
+
+hung_boot_is_reported()
+{
+	local out rc
+
+	fake_kvm probe-ok || return 1
+	rm -rf "$vmbuild"
+	SECONDS=0
+	out=$(with_fake_kvm "$top/scripts/vm" -k "$(kernel_image)" -b 5 -- true 2>&1)
+	rc=$?
+	echo "$out (${SECONDS}s)"
+	[ "$rc" -eq 125 ] && [ "$SECONDS" -lt 60 ] || return 1
+	echo "$out" | head -n 1 | grep -qx 'vm: using KVM: a probe guest ran under .*' || return 1
+	echo "$out" | grep -q "hung boot: the kernel printed nothing in 5s under KVM; kernel log: .*/console.log" ||
+		return 1
+	echo "$out" | grep -q 'retry with --accel tcg' || return 1
+	# the wrong answer is forgotten, and no QEMU is left behind
+	[ ! -e "$vmbuild/vm-accel" ] || return 1
+	! pgrep -f "perfx_run=$vmbuild/vm/" >/dev/null
+}
+
+build_progress_is_shown()
+{
+	local out want
+
+	out=$(
+		. "$top/scripts/lib.sh"
+		PROG=kernel-build
+		SECONDS=0
+		for i in $(seq 1 20); do
+			printf '  CC      obj%d.o\n  LD      ignored.o\n' "$i"
+		done | build_progress "building debug" 20 2>&1
+	)
+	echo "$out"
+	# a line when it starts and at each tenth, with the time it took
+	echo "$out" | grep -qvE ', [0-9]+m[0-5][0-9]s elapsed$' && return 1
+	want=$(echo "kernel-build: building debug: 1 of ~20 objects (5%)"
+	       for p in 10 20 30 40 50 60 70 80 90 100; do
+		       echo "kernel-build: building debug: $((p / 5)) of ~20 objects ($p%)"
+	       done)
+	[ "$(echo "$out" | sed 's/, [0-9]*m[0-9]*s elapsed$//')" = "$want" ] || return 1
+	# without a total: the count when it starts, then once a minute
+	out=$(. "$top/scripts/lib.sh"; PROG=kernel-build; SECONDS=0
+	      printf '  CC      a.o\n  AS      b.o\n' | build_progress "building base" 0 2>&1)
+	[ "${out%, *elapsed}" = "kernel-build: building base: 1 objects" ]
+}
+
 echo "TAP version 13"
-echo "1..11"
+echo "1..15"
 make_fixture || { echo "Bail out! cannot make the fixture"; exit 1; }
 t "kernel-source unpacks and applies the series" source_applies_series
 t "kernel-source leaves an applied tree alone" source_is_idempotent
@@ -197,4 +317,8 @@ t "scripts/vm exits with the command's status" vm_passes_exit_status
 t "scripts/vm reports a guest panic with its log" vm_reports_panic
 t "scripts/vm times out and leaves no QEMU behind" vm_times_out_and_cleans_up
 t "scripts/vm rejects bad input with one clear message" vm_rejects_bad_input
+t "scripts/vm takes KVM only where a guest runs code under it" accel_probe_runs_guest_code
+t "scripts/vm-accel looks at the CPU flags and can be forced" accel_needs_cpu_flags
+t "scripts/vm reports a hung boot in bounded time" hung_boot_is_reported
+t "kernel-build shows how far the build is" build_progress_is_shown
 tap_summary testbed
