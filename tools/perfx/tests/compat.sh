@@ -349,3 +349,4 @@ per_event_fallback
 failing_allocations stat -e task-clock,context-switches -x, true
 failing_allocations stat -e '{task-clock,page-faults}' -I 20 sleep 0.05
 failing_allocations list sw
+failing_allocations bench sched pipe -l 100

@@ -15,7 +15,7 @@ cg=perfx-err-$$
 cleanup()
 {
 	rm -rf "$work"
-	[ -n "$mnt" ] && rmdir "$mnt/$cg" "$mnt/$cg-gone" 2>/dev/null
+	[ -n "$mnt" ] && rmdir "$mnt/$cg" "$mnt/$cg-gone" "$mnt/$cg-2" "$mnt/$cg-3" 2>/dev/null
 	true
 }
 trap cleanup EXIT
@@ -245,8 +245,8 @@ else
 fi
 
 if [ -n "$mnt" ] && [ "$(id -u)" = 0 ]; then
-	mkdir -p "$mnt/$cg"
-	(ulimit -n 24; "$PERFX" stat -a --cgroup-mode per-cgroup --for-each-cgroup "$cg,$cg,$cg" \
+	mkdir -p "$mnt/$cg" "$mnt/$cg-2" "$mnt/$cg-3"
+	(ulimit -n 24; "$PERFX" stat -a --cgroup-mode per-cgroup --for-each-cgroup "$cg,$cg-2,$cg-3" \
 		-e task-clock,cpu-clock,context-switches,page-faults,minor-faults,major-faults true \
 		> "$work/out" 2> "$work/err")
 	rc=$?
