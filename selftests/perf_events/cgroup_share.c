@@ -9,7 +9,9 @@
  * is one.
  */
 #include "cgroup_share_util.h"
+#include <pthread.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include "kselftest_harness.h"
 
 #define MS		1000000ULL
@@ -67,6 +69,8 @@ FIXTURE_SETUP(share)
 
 FIXTURE_TEARDOWN(share)
 {
+	/* cpu_hotplug may have failed with CPU 1 offline */
+	cgs_write("/sys/devices/system/cpu/cpu1", "online", "1");
 	if (self->fd >= 0)
 		close(self->fd);
 	if (self->dir[0])
@@ -385,6 +389,235 @@ TEST_F(share, single_and_batch_read)
 	close(fd);
 }
 
+/*
+ * A batch read of a group with every read_format flag, 12 members (more
+ * values per cgroup than the kernel copies per hold of its lock) and 40
+ * cgroups: every value equals the single read of that cgroup, which has
+ * the group's layout: nr, the leader's times, then each member's value,
+ * id and lost; only the cgroups that ran a task count.
+ */
+TEST_F(share, batch_read_group_every_value)
+{
+	__u64 fmt = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST |
+		    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	enum { MEMBERS = 12, N = 40, REC = 3 + 3 * MEMBERS };
+	__u64 ids[N], evid[MEMBERS], one[REC], *all;
+	int fds[MEMBERS], i, j, busy[] = { 3, 37 };
+	char path[PATH_MAX], name[32];
+
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "g%d", i);
+		ids[i] = cgs_mkdir(self->dir, name, path);
+		ASSERT_NE(0ULL, ids[i]);
+	}
+	for (i = 0; i < MEMBERS; i++) {
+		/* one PMU: a cpu-clock member of a task-clock group counts 0 */
+		fds[i] = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, fmt,
+					  i ? fds[0] : -1);
+		ASSERT_LE(0, fds[i]);
+		ASSERT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_ID, &evid[i]));
+	}
+	ASSERT_EQ(0, cgs_attach(fds[0], ids, N));
+	for (i = 0; i < 2; i++) {
+		ASSERT_GT((int)sizeof(path),
+			  snprintf(path, sizeof(path), "%s/g%d", self->dir, busy[i]));
+		ASSERT_NE(0ULL, cgs_run_busy(path, CPU, 20 * MS));
+	}
+	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP));
+
+	all = calloc(1 + N * (1 + REC), sizeof(*all));
+	ASSERT_NE(NULL, all);
+	ASSERT_EQ(-ENOSPC, cgs_read(fds[0], 0, all, N * (1 + REC)));
+	ASSERT_EQ(8 * (1 + N * (1 + REC)), cgs_read(fds[0], 0, all, 1 + N * (1 + REC)));
+	ASSERT_EQ((__u64)N, all[0]);
+	for (i = 0; i < N; i++) {
+		__u64 *rec = all + 1 + i * (1 + REC);
+		bool ran = i == busy[0] || i == busy[1];
+
+		ASSERT_EQ(ids[i], rec[0]);
+		ASSERT_EQ(8 * REC, cgs_read(fds[0], ids[i], one, REC));
+		for (j = 0; j < REC; j++)
+			EXPECT_EQ(one[j], rec[1 + j]);
+		EXPECT_EQ((__u64)MEMBERS, one[0]);
+		EXPECT_EQ(ran, one[1] != 0);
+		EXPECT_GE(one[1], one[2]);
+		for (j = 0; j < MEMBERS; j++) {
+			EXPECT_EQ(ran, one[3 + 3 * j] != 0);
+			EXPECT_EQ(evid[j], one[4 + 3 * j]);
+			EXPECT_EQ(0ULL, one[5 + 3 * j]);
+		}
+	}
+	/* a member's fd reads the same */
+	memset(all, 0, 8 * (1 + N * (1 + REC)));
+	ASSERT_EQ(8 * (1 + N * (1 + REC)),
+		  cgs_read(fds[5], 0, all, 1 + N * (1 + REC)));
+	ASSERT_EQ(ids[busy[1]], all[1 + busy[1] * (1 + REC)]);
+	free(all);
+	for (i = MEMBERS - 1; i >= 0; i--)
+		close(fds[i]);
+}
+
+/*
+ * Closing the leader of an attached group splits it: the member, its own
+ * leader now, keeps its cgroups and their counts, which its own fd reads
+ * (and detaches).
+ */
+TEST_F(share, close_leader_member_keeps_cgroups)
+{
+	__u64 fmt = PERF_FORMAT_GROUP, v[3];
+	int leader, member;
+
+	leader = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, fmt, -1);
+	ASSERT_LE(0, leader);
+	member = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, fmt, leader);
+	ASSERT_LE(0, member);
+	ASSERT_EQ(0, cgs_attach(leader, &self->a_id, 1));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 20 * MS));
+	ASSERT_EQ(24, cgs_read(member, self->a_id, v, 3));
+	EXPECT_GT(v[2], 0ULL);
+	close(leader);
+
+	ASSERT_EQ(16, cgs_read(member, self->a_id, v, 3));
+	EXPECT_EQ(1ULL, v[0]);
+	EXPECT_GT(v[1], 0ULL);
+	EXPECT_EQ(0, cgs_attach(member, NULL, 0));
+	EXPECT_EQ(-ENOENT, cgs_read(member, self->a_id, v, 3));
+	close(member);
+}
+
+/*
+ * Several events with cgroups on one CPU, each with its own set: each
+ * counts its own cgroups, task-clock and cpu-clock both near the CPU time
+ * of the task in A, context-switches at least one switch for B's task.
+ */
+TEST_F(share, several_events_one_cpu)
+{
+	int clk, sw, cgfd, status;
+	__u64 cpu;
+	pid_t pid;
+
+	clk = cgs_open_counter(CPU, PERF_COUNT_SW_CPU_CLOCK, 0, -1);
+	ASSERT_LE(0, clk);
+	sw = cgs_open_counter(CPU, PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1);
+	ASSERT_LE(0, sw);
+	ASSERT_EQ(0, cgs_attach(self->fd, (__u64[]){ self->a_id, self->b_id }, 2));
+	ASSERT_EQ(0, cgs_attach(clk, &self->a_id, 1));
+	ASSERT_EQ(0, cgs_attach(sw, (__u64[]){ self->b_id, self->a_id }, 2));
+
+	cpu = cgs_run_busy(self->a, CPU, 100 * MS);
+	ASSERT_NE(0ULL, cpu);
+	cgfd = open(self->b, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cgfd);
+	pid = cgs_fork_into(cgfd);
+	if (!pid) {
+		cgs_pin(CPU);
+		usleep(1000);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	close(cgfd);
+
+	EXPECT_TRUE(near((__u64)cgs_count(self->fd, self->a_id), cpu));
+	EXPECT_TRUE(near((__u64)cgs_count(clk, self->a_id), cpu));
+	EXPECT_GT(cgs_count(self->fd, self->b_id), 0);
+	EXPECT_EQ(-ENOENT, cgs_read(clk, self->b_id, &cpu, 1));
+	EXPECT_GT(cgs_count(sw, self->a_id), 0);
+	EXPECT_GT(cgs_count(sw, self->b_id), 0);
+	close(sw);
+	close(clk);
+}
+
+struct thread_arg {
+	const char *cg;		/* threaded cgroup to move into */
+	__u64 spin;		/* CPU time spun in @cg, out */
+	__u64 cpu;		/* the thread's whole CPU time, out */
+	int err;
+};
+
+static void *thread_spin(void *p)
+{
+	struct thread_arg *arg = p;
+	char tid[32];
+
+	snprintf(tid, sizeof(tid), "%ld", (long)syscall(__NR_gettid));
+	arg->err = cgs_write(arg->cg, "cgroup.threads", tid);
+	if (!arg->err) {
+		__u64 start = cgs_now_ns(CLOCK_THREAD_CPUTIME_ID);
+
+		cgs_spin(60 * MS);
+		arg->spin = cgs_now_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+		arg->cpu = cgs_now_ns(CLOCK_THREAD_CPUTIME_ID);
+	}
+	return NULL;
+}
+
+/*
+ * Threaded cgroups: two threads of one process, each in its own threaded
+ * cgroup T1, T2 of domain D, count in their own cgroup (at least what they
+ * spun there, within 2% + 5 ms, and not what the other spun), and D
+ * counts both.
+ */
+TEST_F(share, threaded_cgroups)
+{
+	char d[PATH_MAX], t1[PATH_MAX], t2[PATH_MAX];
+	struct thread_arg *args;
+	__u64 ids[3];
+	int cgfd, status;
+	pid_t pid;
+
+	ids[0] = cgs_mkdir(self->dir, "D", d);
+	ids[1] = cgs_mkdir(d, "T1", t1);
+	ids[2] = cgs_mkdir(d, "T2", t2);
+	ASSERT_NE(0ULL, ids[0]);
+	ASSERT_NE(0ULL, ids[1]);
+	ASSERT_NE(0ULL, ids[2]);
+	if (cgs_write(t1, "cgroup.type", "threaded") ||
+	    cgs_write(t2, "cgroup.type", "threaded"))
+		SKIP(return, "no threaded cgroups");
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, 3));
+
+	args = mmap(NULL, 2 * sizeof(*args), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, args);
+	args[0].cg = t1;
+	args[1].cg = t2;
+	cgfd = open(d, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cgfd);
+	pid = cgs_fork_into(cgfd);
+	if (!pid) {
+		pthread_t th[2];
+
+		cgs_pin(CPU);
+		for (int i = 0; i < 2; i++)
+			if (pthread_create(&th[i], NULL, thread_spin, &args[i]))
+				_exit(1);
+		for (int i = 0; i < 2; i++)
+			pthread_join(th[i], NULL);
+		_exit(0);
+	}
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+	close(cgfd);
+	ASSERT_EQ(0, args[0].err);
+	ASSERT_EQ(0, args[1].err);
+
+	for (int i = 0; i < 2; i++) {
+		__u64 count = cgs_count(self->fd, ids[1 + i]);
+
+		TH_LOG("T%d %llu ns: spun %llu of %llu ns", i + 1,
+		       (unsigned long long)count,
+		       (unsigned long long)args[i].spin,
+		       (unsigned long long)args[i].cpu);
+		EXPECT_GE(count + args[i].spin / 50 + 5 * MS, args[i].spin);
+		/* and not the other's: the exit path is slow under emulation */
+		EXPECT_LE(count, args[i].cpu + args[i].cpu / 4 + 20 * MS);
+	}
+	EXPECT_GE(cgs_count(self->fd, ids[0]),
+		  cgs_count(self->fd, ids[1]) + cgs_count(self->fd, ids[2]));
+	munmap(args, 2 * sizeof(*args));
+}
+
 /* nr == 0 detaches every cgroup; detaching twice is fine. */
 TEST_F(share, detach)
 {
@@ -669,6 +902,323 @@ TEST_F(share, reset_keeps_cgroup_counts)
 	EXPECT_GE(cgs_count(self->fd, self->a_id), a);
 	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 20 * MS));
 	EXPECT_GT(cgs_count(self->fd, self->a_id), a + 10 * (long long)MS);
+}
+
+/*
+ * Detach always succeeds.  While the leader has cgroups, a member that
+ * cannot be counted per cgroup (a sampling event) is refused with -EINVAL,
+ * and one that can joins with no cgroups (it reads 0); once detached, the
+ * group takes any member, and a detach still succeeds with it there while
+ * an attach is refused.
+ */
+TEST_F(share, detach_with_late_members)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 1000000,
+	};
+	__u64 fmt = PERF_FORMAT_GROUP;
+	int leader, late, sampler;
+	__u64 v[4];
+
+	leader = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, fmt, -1);
+	ASSERT_LE(0, leader);
+	ASSERT_EQ(0, cgs_attach(leader, &self->a_id, 1));
+
+	sampler = cgs_perf_open(&attr, -1, CPU, leader, 0);
+	EXPECT_EQ(-1, sampler);
+	EXPECT_EQ(EINVAL, errno);
+	if (sampler >= 0)
+		close(sampler);
+
+	late = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, fmt, leader);
+	ASSERT_LE(0, late);
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 20 * MS));
+	ASSERT_EQ(24, cgs_read(leader, self->a_id, v, 3));
+	EXPECT_EQ(2ULL, v[0]);
+	EXPECT_GT(v[1], 0ULL);
+	EXPECT_EQ(0ULL, v[2]);
+
+	EXPECT_EQ(0, cgs_attach(leader, NULL, 0));
+	sampler = cgs_perf_open(&attr, -1, CPU, leader, 0);
+	ASSERT_LE(0, sampler);
+	EXPECT_EQ(-EINVAL, cgs_attach(leader, &self->a_id, 1));
+	EXPECT_EQ(0, cgs_attach(leader, NULL, 0));
+	EXPECT_EQ(-ENOENT, cgs_read(leader, self->a_id, v, 4));
+	close(sampler);
+	close(late);
+	close(leader);
+}
+
+/*
+ * attr.inherit means nothing for a CPU-wide event, and perf stat sets it
+ * even with -a: such an event is attached and counts like any other.
+ */
+TEST_F(share, inherit_accepted)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.inherit = 1,
+	};
+	long long count;
+	__u64 cpu;
+	int fd;
+
+	fd = cgs_perf_open(&attr, -1, CPU, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, cgs_attach(fd, &self->a_id, 1));
+	cpu = cgs_run_busy(self->a, CPU, 50 * MS);
+	ASSERT_NE(0ULL, cpu);
+	count = cgs_count(fd, self->a_id);
+	EXPECT_TRUE(near((__u64)count, cpu));
+	close(fd);
+}
+
+/* tasks in @cga and @cgb ping-pong @rounds times through two pipes on CPU */
+static int ping_pong(int cga, int cgb, int rounds, pid_t pids[2])
+{
+	int ab[2], ba[2], i;
+
+	if (pipe(ab) || pipe(ba))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		pids[i] = cgs_fork_into(i ? cgb : cga);
+		if (pids[i] == 0) {
+			int rfd = i ? ab[0] : ba[0], wfd = i ? ba[1] : ab[1];
+			char c = 0;
+
+			cgs_pin(CPU);
+			for (int n = 0; n < rounds; n++) {
+				if (!i && write(wfd, &c, 1) != 1)
+					_exit(1);
+				if (read(rfd, &c, 1) != 1)
+					_exit(1);
+				if (i && write(wfd, &c, 1) != 1)
+					_exit(1);
+			}
+			_exit(0);
+		}
+		if (pids[i] < 0)
+			return -1;
+	}
+	close(ab[0]);
+	close(ab[1]);
+	close(ba[0]);
+	close(ba[1]);
+	return 0;
+}
+
+/*
+ * PERF_EVENT_IOC_RESET zeroes an event with cgroups once, together with
+ * the point the next delta starts from, so that no switch in between can
+ * lose counts.  Two context-switches events see the same switches of tasks
+ * in A and B ping-ponging on the CPU, one reset over and over from another
+ * CPU: the cgroups of both read exactly the same counts.
+ */
+TEST_F(share, reset_races_switches)
+{
+	__u64 ids[] = { self->a_id, self->b_id, self->p_id };
+	int ctl, cga, cgb, status, i;
+	long resets = 0;
+	pid_t pids[2];
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs a second CPU to reset from");
+	close(self->fd);
+	self->fd = cgs_open_counter(CPU, PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1);
+	ASSERT_LE(0, self->fd);
+	ctl = cgs_open_counter(CPU, PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1);
+	ASSERT_LE(0, ctl);
+	ASSERT_EQ(0, cgs_attach(self->fd, ids, 3));
+	ASSERT_EQ(0, cgs_attach(ctl, ids, 3));
+	cga = open(self->a, O_RDONLY | O_DIRECTORY);
+	cgb = open(self->b, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cga);
+	ASSERT_LE(0, cgb);
+
+	ASSERT_EQ(0, ping_pong(cga, cgb, 20000, pids));
+	while (waitpid(pids[0], &status, WNOHANG) == 0) {
+		ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_RESET, 0));
+		resets++;
+	}
+	EXPECT_EQ(0, status);
+	ASSERT_EQ(pids[1], waitpid(pids[1], &status, 0));
+	EXPECT_EQ(0, status);
+
+	TH_LOG("%ld resets; A %lld/%lld B %lld/%lld", resets,
+	       cgs_count(self->fd, self->a_id), cgs_count(ctl, self->a_id),
+	       cgs_count(self->fd, self->b_id), cgs_count(ctl, self->b_id));
+	EXPECT_GE(cgs_count(ctl, self->a_id), 20000);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(cgs_count(ctl, ids[i]), cgs_count(self->fd, ids[i]));
+	close(cga);
+	close(cgb);
+	close(ctl);
+}
+
+/* perf_event's line of /proc/cgroups: hierarchy (0: cgroup2) and enabled */
+static int perf_event_controller(int *hierarchy, int *enabled)
+{
+	char line[256], name[64];
+	int ret = -ENOENT, ncg;
+	FILE *f = fopen("/proc/cgroups", "r");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %d %d %d", name, hierarchy, &ncg,
+			   enabled) == 4 && !strcmp(name, "perf_event")) {
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * Attached ids are cgroup2 ones: with the perf_event controller disabled
+ * (cgroup_disable=perf_event) or bound to a v1 hierarchy, ATTACH fails
+ * with -EOPNOTSUPP instead of counting nothing; a detach still succeeds.
+ * On a kernel booted with cgroup_disable=perf_event this checks the error.
+ */
+TEST_F(share, attach_needs_perf_event_on_cgroup2)
+{
+	int hierarchy, enabled;
+
+	ASSERT_EQ(0, perf_event_controller(&hierarchy, &enabled));
+	TH_LOG("perf_event: hierarchy %d enabled %d", hierarchy, enabled);
+	EXPECT_EQ(!enabled || hierarchy ? -EOPNOTSUPP : 0,
+		  cgs_attach(self->fd, &self->a_id, 1));
+	EXPECT_EQ(0, cgs_attach(self->fd, NULL, 0));
+}
+
+/*
+ * With perf_event bound to a v1 hierarchy (mounted in a private mount
+ * namespace, so that it goes away with the child that mounted it), ATTACH
+ * fails with -EOPNOTSUPP, detaching works, and once the v1 hierarchy is
+ * gone attaching works again.
+ */
+TEST_F(share, attach_refused_with_v1_perf_event)
+{
+	int hierarchy, enabled, status, i;
+	char dir[] = "/tmp/perf_share_v1.XXXXXX";
+	pid_t pid;
+
+	ASSERT_EQ(0, perf_event_controller(&hierarchy, &enabled));
+	if (!enabled || hierarchy)
+		SKIP(return, "perf_event is not on cgroup2 to start with");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+			_exit(2);
+		if (mount("perf_share_v1", dir, "cgroup", 0, "perf_event"))
+			_exit(3);
+		if (perf_event_controller(&hierarchy, &enabled) || !hierarchy)
+			_exit(4);
+		if (cgs_attach(self->fd, &self->a_id, 1) != -EOPNOTSUPP)
+			_exit(5);
+		if (cgs_attach(self->fd, NULL, 0))
+			_exit(6);
+		umount(dir);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	rmdir(dir);
+	if (WEXITSTATUS(status) == 3)
+		SKIP(return, "cannot mount a v1 perf_event hierarchy");
+	EXPECT_EQ(0, WEXITSTATUS(status));
+
+	/* the v1 hierarchy is destroyed asynchronously */
+	for (i = 0; i < 500; i++) {
+		ASSERT_EQ(0, perf_event_controller(&hierarchy, &enabled));
+		if (!hierarchy)
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(0, hierarchy);
+	EXPECT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 20 * MS));
+	EXPECT_GT(cgs_count(self->fd, self->a_id), 0);
+}
+
+/*
+ * CPU hotplug.  When CPU 1 goes offline, perf takes its events out of
+ * their context and splits their groups: the events stop counting, their
+ * cgroups keep the counts, readable while the CPU is offline (the read
+ * then runs on the caller's CPU) and after it is back; each former member
+ * keeps its own cgroups, reached (read, detached) through its own fd.
+ * Reads racing with the hotplug never fail, and an event of CPU 0 counts
+ * on unaffected.
+ */
+TEST_F(share, cpu_hotplug)
+{
+	const char *cpu1 = "/sys/devices/system/cpu/cpu1";
+	__u64 fmt = PERF_FORMAT_GROUP, v[3], leader_count, cpu;
+	int leader, member, status;
+	pid_t reader;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || cgs_write(cpu1, "online", "1"))
+		SKIP(return, "CPU 1 cannot be taken offline");
+	cgs_pin(0);
+	leader = cgs_open_counter(1, PERF_COUNT_SW_TASK_CLOCK, fmt, -1);
+	ASSERT_LE(0, leader);
+	member = cgs_open_counter(1, PERF_COUNT_SW_TASK_CLOCK, fmt, leader);
+	ASSERT_LE(0, member);
+	ASSERT_EQ(0, cgs_attach(leader, &self->a_id, 1));
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, 1, 30 * MS));
+	ASSERT_EQ(24, cgs_read(leader, self->a_id, v, 3));
+	EXPECT_EQ(2ULL, v[0]);
+	EXPECT_GT(v[1], 0ULL);
+	EXPECT_GT(v[2], 0ULL);
+	leader_count = v[1];
+
+	reader = fork();
+	ASSERT_LE(0, reader);
+	if (!reader) {
+		for (;;) {
+			int ret = cgs_read(leader, self->a_id, v, 3);
+
+			if (ret != 24 && ret != 16)
+				_exit(1);
+		}
+	}
+
+	ASSERT_EQ(0, cgs_write(cpu1, "online", "0"));
+	cpu = cgs_run_busy(self->a, 0, 50 * MS);
+	ASSERT_NE(0ULL, cpu);
+	EXPECT_TRUE(near((__u64)cgs_count(self->fd, self->a_id), cpu));
+	/* the leader is alone in its group now, its count kept */
+	ASSERT_EQ(16, cgs_read(leader, self->a_id, v, 3));
+	EXPECT_EQ(1ULL, v[0]);
+	EXPECT_EQ(leader_count, v[1]);
+	ASSERT_EQ(0, cgs_write(cpu1, "online", "1"));
+
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, 1, 20 * MS));
+	ASSERT_EQ(16, cgs_read(leader, self->a_id, v, 3));
+	EXPECT_EQ(leader_count, v[1]);
+	ASSERT_EQ(16, cgs_read(member, self->a_id, v, 3));
+	EXPECT_EQ(1ULL, v[0]);
+	EXPECT_GT(v[1], 0ULL);
+
+	kill(reader, SIGKILL);
+	ASSERT_EQ(reader, waitpid(reader, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+
+	EXPECT_EQ(0, cgs_attach(leader, NULL, 0));
+	EXPECT_EQ(0, cgs_attach(member, NULL, 0));
+	EXPECT_EQ(-ENOENT, cgs_read(member, self->a_id, v, 3));
+	EXPECT_EQ(0, cgs_attach(member, &self->b_id, 1));
+	close(member);
+	close(leader);
 }
 
 /*

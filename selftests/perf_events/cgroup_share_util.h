@@ -290,15 +290,20 @@ static inline __u64 cgs_run_busy(const char *dir, int cpu, __u64 ns)
 	int cgfd, status;
 	pid_t pid;
 
+	cpu_set_t mask;
+
 	cgfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cgfd < 0)
 		return 0;
+	/* born on @cpu, so that none of its CPU time is spent elsewhere */
+	sched_getaffinity(0, sizeof(mask), &mask);
+	cgs_pin(cpu);
 	pid = cgs_fork_into(cgfd);
 	if (pid == 0) {
-		cgs_pin(cpu);
 		cgs_spin(ns);
 		_exit(0);
 	}
+	sched_setaffinity(0, sizeof(mask), &mask);
 	close(cgfd);
 	if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || status)
 		return 0;
