@@ -4,9 +4,11 @@
  * defines it (include/uapi/linux/perf_event.h of the patched tree):
  *
  *   ATTACH  _IOW('$', 12, __u64 *)   u64 { nr, id[nr] }; nr == 0 detaches.
- *           Only CPU-wide, non-inherited, non-sampling, non-cgroup counting
- *           events qualify (-EINVAL otherwise); -ENOENT for an id that is
- *           not a live cgroup; -E2BIG above 65536 ids.
+ *           Only CPU-wide, non-sampling, non-cgroup counting events
+ *           qualify (-EINVAL otherwise); -ENOENT for an id that is not a
+ *           live cgroup; -E2BIG above 65536 ids; -EOPNOTSUPP for a PMU
+ *           without a task context, or with perf_event on a cgroup v1
+ *           hierarchy or disabled.
  *   READ    _IOWR('$', 13, __u64 *)  u64 { size, id, values... }: size of
  *           the whole buffer in bytes; with a cgroup id the values follow
  *           the event's read_format; with id 0 every attached cgroup at
@@ -308,9 +310,9 @@ const char *cgroup_share__strerror(int err)
 	case -ENOTTY:
 		return "the running kernel has no PERF_EVENT_IOC_ATTACH_CGROUP (ENOTTY): it needs the shared-cgroup perf series";
 	case -EINVAL:
-		return "the kernel refused the cgroup list (EINVAL): only CPU-wide, non-inherited counting events can share cgroups";
+		return "the kernel refused the cgroup list (EINVAL): only CPU-wide counting events can share cgroups, each cgroup once";
 	case -EOPNOTSUPP:
-		return "the event cannot count cgroups in shared mode (EOPNOTSUPP)";
+		return "the event cannot count cgroups in shared mode (EOPNOTSUPP): its PMU has no task context, or perf_event is not on cgroup2";
 	case -ENOENT:
 		return "a cgroup id is unknown to the kernel (ENOENT)";
 	case -E2BIG:

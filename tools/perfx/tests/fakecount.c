@@ -635,12 +635,12 @@ static int fake_values(int fd, __u64 k, __u64 n, __u64 *v, int i)
 
 /*
  * The kernel's perf_cgroup_table_qualifies(): only a counting (not
- * sampling), CPU-wide (pid -1: not a task's, not a cgroup event), not
- * inherited event can count per cgroup.
+ * sampling), CPU-wide (pid -1: not a task's, not a cgroup event) event can
+ * count per cgroup; inherit, meaningless CPU-wide, is taken (v4).
  */
 static int qualifies(const struct fake_fd *f)
 {
-	return f->cpu >= 0 && f->pid == -1 && !f->inherit && !f->sampling;
+	return f->cpu >= 0 && f->pid == -1 && !f->sampling;
 }
 
 /*
