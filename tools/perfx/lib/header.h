@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_HEADER_H
+#define __PERFX_HEADER_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* perf.data's layout (perf's util/header.h and util/event.h) */
+#define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
+
+struct perf_file_section {
+	__u64 offset;
+	__u64 size;
+};
+
+#define HEADER_FEAT_BITS	256
+
+struct perf_file_header {
+	__u64 magic;
+	__u64 size;
+	__u64 attr_size;	/* one attr and its ids' section */
+	struct perf_file_section attrs;
+	struct perf_file_section data;
+	struct perf_file_section event_types;
+	__u64 adds_features[HEADER_FEAT_BITS / 64];
+};
+
+struct perf_pipe_file_header {
+	__u64 magic;
+	__u64 size;
+};
+
+enum perf_user_event_type {
+	PERF_RECORD_HEADER_ATTR		= 64,
+	PERF_RECORD_HEADER_EVENT_TYPE	= 65,
+	PERF_RECORD_HEADER_TRACING_DATA	= 66,
+	PERF_RECORD_HEADER_BUILD_ID	= 67,
+	PERF_RECORD_FINISHED_ROUND	= 68,
+	PERF_RECORD_AUXTRACE		= 71,
+	PERF_RECORD_HEADER_FEATURE	= 80,
+	PERF_RECORD_FINISHED_INIT	= 82,
+};
+
+enum {
+	HEADER_TRACING_DATA	= 1,
+	HEADER_BUILD_ID		= 2,
+	HEADER_LAST_FEATURE	= 32,	/* the first id perf 6.1 and 6.12 do not know */
+};
+
+#define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
+/* header, pid, 24 bytes of build-id, no name */
+#define PERFX_BUILD_ID_RECORD_MIN	(8 + 4 + 24)
+#define PERF_ATTR_MIN_SIZE		64	/* PERF_ATTR_SIZE_VER0 */
+#define PERF_ATTR_MAX_SIZE		4096	/* bigger is garbage, not a newer ABI */
+
+/* One event: its perf_event_attr as read (attr.size bytes) and its ids. */
+struct perfx_attr {
+	void	*attr;
+	__u32	size;
+	__u64	*ids;
+	__u32	nr_ids;
+};
+
+struct perfx_header {
+	bool			pipe;
+	struct perfx_attr	*attrs;
+	int			nr_attrs;
+	void			*feat[HEADER_LAST_FEATURE];	/* feature bodies, */
+	size_t			feat_size[HEADER_LAST_FEATURE];	/* as written */
+	struct perf_file_section data;				/* file mode */
+};
+
+void perfx_header__exit(struct perfx_header *h);
+/* copies the attr and its ids */
+int perfx_header__add_attr(struct perfx_header *h, const void *attr, __u32 size,
+			   const __u64 *ids, __u32 nr_ids);
+/* takes a copy; an id perf does not know is an error */
+int perfx_header__set_feature(struct perfx_header *h, __u64 id, const void *data,
+			      size_t size);
+int perfx_header__attr_sample_type(const struct perfx_attr *attr, __u64 *sample_type);
+/*
+ * Checks @fh (read from @name, @file_size bytes) and reads the attrs, ids
+ * and features it points to with pread(2) from @fd.  Errors name the
+ * input, the byte offset and what was expected.
+ */
+int perfx_header__read_file(struct perfx_header *h, int fd, const char *name,
+			    const struct perf_file_header *fh, __u64 file_size);
+/* A HEADER_ATTR or HEADER_FEATURE record of a pipe, @pos its offset. */
+int perfx_header__read_record(struct perfx_header *h, const char *name,
+			      const struct perf_event_header *ev, __u64 pos);
+
+struct perfx_writer;
+/*
+ * File mode: _start writes a placeholder header, the data follows it;
+ * _finish writes the features after @data_size bytes of records, then the
+ * attrs (a pipe's are known only at its end), then the real header.
+ */
+int perfx_header__write_file_start(struct perfx_header *h, struct perfx_writer *w);
+int perfx_header__write_file_finish(struct perfx_header *h, struct perfx_writer *w,
+				    __u64 data_size);
+/* Pipe mode: the pipe header and, if @synth, HEADER_ATTR and HEADER_FEATURE records */
+int perfx_header__write_pipe(struct perfx_header *h, struct perfx_writer *w, bool synth);
+
+#endif /* __PERFX_HEADER_H */

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opening a perf.data file or pipe and walking its records.
+ */
+#include <byteswap.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "debug.h"
+#include "session.h"
+
+/* The first @len bytes of the input, or an error saying how many there were. */
+static int session__peek_head(struct perfx_session *s, size_t len, const char *what,
+			      const void **p)
+{
+	size_t avail;
+	int err;
+
+	err = perfx_reader__peek(&s->reader, len, p, &avail);
+	if (err == -ENODATA) {
+		pr_err("%s: byte offset %zu: truncated %s: %zu of %zu bytes (EINVAL)\n",
+		       s->name, avail, what, avail, len);
+		return -EINVAL;
+	}
+	return err;
+}
+
+static int open_file_mode(struct perfx_session *s)
+{
+	struct perf_file_header fh;
+	const void *p;
+	struct stat st;
+	int err;
+
+	if (fstat(s->reader.fd, &st) || !S_ISREG(st.st_mode)) {
+		pr_err("%s: a file-mode perf.data must be a regular file, not a pipe: perfx seeks in it (ESPIPE)\n",
+		       s->name);
+		return -ESPIPE;
+	}
+	err = session__peek_head(s, sizeof(fh), "file header", &p);
+	if (err)
+		return err;
+	memcpy(&fh, p, sizeof(fh));
+	err = perfx_header__read_file(&s->header, s->reader.fd, s->name, &fh, st.st_size);
+	if (err)
+		return err;
+	err = perfx_reader__seek(&s->reader, fh.data.offset, fh.data.offset + fh.data.size);
+	if (err)
+		pr_err("%s: seeking to the data at byte offset %llu: %s (%s)\n", s->name,
+		       (unsigned long long)fh.data.offset, strerror(-err), perfx__errname(err));
+	return err;
+}
+
+/* The magic and size say file or pipe; the other byte order is refused. */
+static int open_header(struct perfx_session *s)
+{
+	struct perf_pipe_file_header ph;
+	const void *p;
+	int err;
+
+	err = session__peek_head(s, sizeof(ph), "header", &p);
+	if (err)
+		return err;
+	memcpy(&ph, p, sizeof(ph));
+	if (ph.magic == bswap_64(PERF_MAGIC2)) {
+		pr_err("%s: byte offset 0: perf.data of the other byte order: perfx reads only its own (EOPNOTSUPP)\n",
+		       s->name);
+		return -EOPNOTSUPP;
+	}
+	if (ph.magic != PERF_MAGIC2) {
+		pr_err("%s: byte offset 0: not a perf.data file: magic %#llx, expected %#llx \"PERFILE2\" (EINVAL)\n",
+		       s->name, (unsigned long long)ph.magic, PERF_MAGIC2);
+		return -EINVAL;
+	}
+	if (ph.size == sizeof(ph)) {
+		s->header.pipe = true;
+		perfx_reader__skip(&s->reader, sizeof(ph));
+		return 0;
+	}
+	if (ph.size == sizeof(struct perf_file_header))
+		return open_file_mode(s);
+	pr_err("%s: byte offset 8: header size %llu: expected %zu (pipe) or %zu (file) (EINVAL)\n",
+	       s->name, (unsigned long long)ph.size, sizeof(ph), sizeof(struct perf_file_header));
+	return -EINVAL;
+}
+
+int perfx_session__open(struct perfx_session *s, int fd, const char *name)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	err = perfx_reader__init(&s->reader, fd, name);
+	if (!err)
+		err = open_header(s);
+	if (err)
+		perfx_session__close(s);
+	return err;
+}
+
+void perfx_session__close(struct perfx_session *s)
+{
+	perfx_reader__exit(&s->reader);
+	perfx_header__exit(&s->header);
+}
+
+int perfx_session__next(struct perfx_session *s, const struct perf_event_header **ev,
+			__u64 *pos)
+{
+	int ret = perfx_reader__next(&s->reader, ev, pos);
+
+	if (ret <= 0)
+		return ret;
+	switch ((*ev)->type) {
+	case PERF_RECORD_HEADER_ATTR:
+	case PERF_RECORD_HEADER_FEATURE:
+		if (!s->header.pipe)
+			break;
+		ret = perfx_header__read_record(&s->header, s->name, *ev, *pos);
+		return ret ? ret : 1;
+	case PERF_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_AUXTRACE:
+		/* their payload follows the record: not walked yet */
+		pr_err("%s: byte offset %llu: %s record: its trailing data is not supported (EOPNOTSUPP)\n",
+		       s->name, (unsigned long long)*pos, perfx_record__name((*ev)->type));
+		return -EOPNOTSUPP;
+	}
+	return 1;
+}
+
+/* One sample_type for all attrs, or every attr has IDENTIFIER and we look. */
+static int session__sample_layout(struct perfx_session *s, __u64 pos)
+{
+	struct perfx_header *h = &s->header;
+	bool all_id = true;
+	__u64 type;
+	int i;
+
+	if (!h->nr_attrs) {
+		pr_err("%s: byte offset %llu: SAMPLE record before any attr (EINVAL)\n",
+		       s->name, (unsigned long long)pos);
+		return -EINVAL;
+	}
+	s->by_id = false;
+	perfx_header__attr_sample_type(&h->attrs[0], &s->sample_type);
+	for (i = 0; i < h->nr_attrs; i++) {
+		perfx_header__attr_sample_type(&h->attrs[i], &type);
+		all_id &= !!(type & PERF_SAMPLE_IDENTIFIER);
+		if (type != s->sample_type)
+			s->by_id = true;
+	}
+	if (s->by_id && !all_id) {
+		pr_err("%s: byte offset %llu: the attrs' sample_types differ and not all have IDENTIFIER: cannot parse samples (EINVAL)\n",
+		       s->name, (unsigned long long)pos);
+		return -EINVAL;
+	}
+	s->sample_attrs = h->nr_attrs;
+	return 0;
+}
+
+static int session__sample_type(struct perfx_session *s, __u64 id, __u64 *type)
+{
+	struct perfx_header *h = &s->header;
+	__u32 i, j;
+
+	for (i = 0; i < (__u32)h->nr_attrs; i++) {
+		for (j = 0; j < h->attrs[i].nr_ids; j++) {
+			if (h->attrs[i].ids[j] == id)
+				return perfx_header__attr_sample_type(&h->attrs[i], type);
+		}
+	}
+	return -ENOENT;
+}
+
+int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event_header *ev,
+				__u64 pos, struct perfx_sample *sample)
+{
+	const char *p = (const char *)(ev + 1), *end = (const char *)ev + ev->size;
+	__u64 type;
+	int err;
+
+	if (s->sample_attrs != s->header.nr_attrs) {
+		err = session__sample_layout(s, pos);
+		if (err)
+			return err;
+	}
+	type = s->sample_type;
+	if (s->by_id && (end - p < 8 || session__sample_type(s, perfx__get_u64(p), &type))) {
+		pr_err("%s: byte offset %llu: SAMPLE record of size %u: no attr has its id (EINVAL)\n",
+		       s->name, (unsigned long long)pos, ev->size);
+		return -EINVAL;
+	}
+	memset(sample, 0, sizeof(*sample));
+	sample->cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	p += type & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
+	p += type & PERF_SAMPLE_IP ? 8 : 0;
+	p += type & PERF_SAMPLE_TID ? 8 : 0;
+	if (p > end) {
+		pr_err("%s: byte offset %llu: SAMPLE record of size %u: too small for sample_type %#llx (EINVAL)\n",
+		       s->name, (unsigned long long)pos, ev->size, (unsigned long long)type);
+		return -EINVAL;
+	}
+	p = (const char *)(ev + 1) + (type & PERF_SAMPLE_IDENTIFIER ? 8 : 0);
+	if (type & PERF_SAMPLE_IP) {
+		sample->ip = perfx__get_u64(p);
+		sample->has_ip = true;
+		p += 8;
+	}
+	if (type & PERF_SAMPLE_TID) {
+		sample->pid = perfx__get_u32(p);
+		sample->tid = perfx__get_u32(p + 4);
+	}
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_SESSION_H
+#define __PERFX_SESSION_H
+
+#include "data.h"
+#include "header.h"
+
+/*
+ * A perf.data file or pipe being read: its header (attrs and features,
+ * from the file header or from a pipe's HEADER_ATTR / HEADER_FEATURE
+ * records as they pass) and its records, in place.
+ */
+struct perfx_session {
+	const char		*name;
+	struct perfx_reader	reader;
+	struct perfx_header	header;
+	int			sample_attrs;	/* attrs the sample layout is for */
+	__u64			sample_type;	/* theirs, if they agree */
+	bool			by_id;		/* else: find the attr by the sample's id */
+};
+
+/* What inject needs of a sample: where it hit. */
+struct perfx_sample {
+	__u64	ip;
+	__u32	pid;
+	__u32	tid;
+	__u16	cpumode;
+	bool	has_ip;
+};
+
+int perfx_session__open(struct perfx_session *s, int fd, const char *name);
+void perfx_session__close(struct perfx_session *s);
+/* As perfx_reader__next(), and a pipe's attrs and features are kept. */
+int perfx_session__next(struct perfx_session *s, const struct perf_event_header **ev,
+			__u64 *pos);
+int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event_header *ev,
+				__u64 pos, struct perfx_sample *sample);
+
+/* A u64 of a record at any alignment */
+static inline __u64 perfx__get_u64(const void *p)
+{
+	__u64 v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline __u32 perfx__get_u32(const void *p)
+{
+	__u32 v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+#endif /* __PERFX_SESSION_H */
