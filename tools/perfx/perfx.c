@@ -23,6 +23,7 @@ struct cmd_struct {
 /* perf's command-list.txt words, in its (alphabetical) order */
 static const struct cmd_struct commands[] = {
 	{ "bench", cmd_bench, bench__usage, "General framework for benchmark suites" },
+	{ "inject", cmd_inject, inject__usage, "Filter to augment the events stream with additional information" },
 	{ "list", cmd_list, list__usage, "List all symbolic event types" },
 	{ "stat", cmd_stat, stat__usage, "Run a command and gather performance counter statistics" },
 	{ "help", cmd_help, NULL, NULL },

@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfx inject [-b | --buildid-all] [-i IN] [-o OUT]
+ *
+ * Copies a perf.data stream (file or pipe, stdin by default) to a file or
+ * a pipe (stdout by default), adding a HEADER_BUILD_ID record for each
+ * DSO before the first sample that hits it (-b) or before its first
+ * mapping (--buildid-all).  Nothing else in the stream changes.  A file
+ * is written to a temporary name and renamed when complete.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "lib/data.h"
+#include "lib/debug.h"
+#include "lib/header.h"
+#include "lib/machine.h"
+#include "lib/parse-options.h"
+#include "lib/session.h"
+
+static const char * const inject_usage[] = {
+	"perfx inject [<options>]",
+	NULL
+};
+
+static const struct usage_option inject_options[] = {
+	{ 'b', "build-ids", NULL, "Inject build-ids into the output stream", 0 },
+	{ 'f', "force", NULL, "don't complain, do it", 0 },
+	{ 'i', "input", "file", "input file name", 0 },
+	{ 'o', "output", "file", "output file name", 0 },
+	{ 'v', "verbose", NULL, "be more verbose (show build ids, etc)", 0 },
+	{ 0, "buildid-all", NULL, "Inject build-ids of all DSOs into the output stream", 0 },
+	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
+	{ 0, NULL, NULL, NULL, 0 }
+};
+
+void inject__usage(FILE *f)
+{
+	usage_with_options(f, inject_usage, inject_options);
+}
+
+/* A HEADER_BUILD_ID record as perf writes it: the name padded to 64. */
+struct perf_record_header_build_id {
+	struct perf_event_header header;
+	__s32	pid;
+	__u8	build_id[BUILD_ID_SIZE];
+	__u8	size;
+	__u8	reserved1;
+	__u16	reserved2;
+	char	filename[];
+};
+
+#define NAME_ALIGN	64
+#define HOST_KERNEL_ID	(-1)
+
+struct inject {
+	const char		*input_name;
+	const char		*output_name;
+	bool			build_ids;
+	bool			build_id_all;
+	int			verbose;
+	struct perfx_session	session;
+	struct perfx_writer	out;
+	bool			out_pipe;
+	char			*tmp_name;	/* file output until renamed */
+	struct machine		machine;
+	char			*bid_table;	/* file output's BUILD_ID feature */
+	size_t			bid_size;
+	size_t			bid_alloc;
+	struct perfx_sample	*pending;	/* this round's samples that hit no map */
+	int			nr_pending;
+	char			bid_rec[0x10000];
+};
+
+/*
+ * perf record writes each CPU's buffer in turn, so a sample can come
+ * before the MMAP of its CPU-mate's exec in the same round; perf inject
+ * sorts the round, perfx keeps the order and remembers such samples until
+ * the round ends: a later map that covers one gets its build-id then,
+ * still before the round's FINISHED_ROUND, which is what readers need.
+ */
+#define MAX_PENDING	4096
+
+static int inject__add_bid_table(struct inject *inj, const void *rec, size_t size)
+{
+	if (inj->bid_size + size > inj->bid_alloc) {
+		size_t alloc = 2 * (inj->bid_size + size);
+		char *t = realloc(inj->bid_table, alloc);
+
+		if (!t)
+			return -ENOMEM;
+		inj->bid_table = t;
+		inj->bid_alloc = alloc;
+	}
+	memcpy(inj->bid_table + inj->bid_size, rec, size);
+	inj->bid_size += size;
+	return 0;
+}
+
+/* The DSO's build-id record, once, if it has a build-id. */
+static int inject__build_id(struct inject *inj, struct dso *dso, __u16 cpumode)
+{
+	struct perf_record_header_build_id *b = (void *)inj->bid_rec;
+	size_t len = strlen(dso->name), size;
+	char sbid[2 * BUILD_ID_SIZE + 1];
+
+	if (dso->hit)
+		return 0;
+	dso->hit = true;
+	if (dso__read_build_id(dso))
+		return 0;
+	size = sizeof(*b) + ((len + NAME_ALIGN) & ~(size_t)(NAME_ALIGN - 1));
+	if (size > 0xffff)
+		return 0;	/* no record can hold the name */
+	memset(b, 0, size);
+	b->header.type = PERF_RECORD_HEADER_BUILD_ID;
+	b->header.misc = cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE;
+	b->header.size = size;
+	b->pid = HOST_KERNEL_ID;
+	memcpy(b->build_id, dso->bid.data, dso->bid.size);
+	b->size = dso->bid.size;
+	memcpy(b->filename, dso->name, len);
+	if (inj->verbose) {
+		build_id__snprintf(&dso->bid, sbid);
+		pr_info("build-id %s %s\n", sbid, dso->name);
+	}
+	if (!inj->out_pipe && inject__add_bid_table(inj, b, size))
+		return -ENOMEM;
+	return perfx_writer__write(&inj->out, b, size);
+}
+
+/* MMAP and MMAP2: the map, and with --buildid-all the build-id before it */
+static int inject__mmap(struct inject *inj, const struct perf_event_header *ev, __u64 pos)
+{
+	size_t off = ev->type == PERF_RECORD_MMAP ? 40 : 72;
+	const char *p = (const char *)ev, *name = p + off;
+	__u16 cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct dso *dso;
+	int err;
+
+	if (ev->size <= off) {
+		pr_err("%s: byte offset %llu: %s record of size %u: too small for its %zu-byte fields and a name (EINVAL)\n",
+		       inj->session.name, (unsigned long long)pos, perfx_record__name(ev->type),
+		       ev->size, off);
+		return -EINVAL;
+	}
+	err = machine__add_map(&inj->machine, cpumode, perfx__get_u32(p + 8),
+			       perfx__get_u64(p + 16), perfx__get_u64(p + 24), name,
+			       strnlen(name, ev->size - off), &dso);
+	if (err || !dso)
+		return err;
+	if (ev->type == PERF_RECORD_MMAP2 && (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+	    !dso->bid_read)
+		dso__set_build_id(dso, p + 44, p[40] < BUILD_ID_SIZE ? p[40] : BUILD_ID_SIZE);
+	return inj->build_id_all ? inject__build_id(inj, dso, cpumode) : 0;
+}
+
+static int inject__sample(struct inject *inj, const struct perf_event_header *ev, __u64 pos)
+{
+	struct perfx_sample sample;
+	struct dso *dso;
+	int err;
+
+	err = perfx_session__parse_sample(&inj->session, ev, pos, &sample);
+	if (err || !sample.has_ip)
+		return err;
+	dso = machine__find_dso(&inj->machine, sample.cpumode, sample.pid, sample.ip);
+	if (dso)
+		return inject__build_id(inj, dso, sample.cpumode);
+	if (inj->nr_pending < MAX_PENDING)
+		inj->pending[inj->nr_pending++] = sample;
+	return 0;
+}
+
+/* after a map or a fork: the round's earlier samples it now explains */
+static int inject__pending(struct inject *inj)
+{
+	int i, err = 0;
+
+	for (i = 0; i < inj->nr_pending && !err; i++) {
+		struct perfx_sample *s = &inj->pending[i];
+		struct dso *dso = machine__find_dso(&inj->machine, s->cpumode, s->pid, s->ip);
+
+		if (!dso)
+			continue;
+		err = inject__build_id(inj, dso, s->cpumode);
+		inj->pending[i--] = inj->pending[--inj->nr_pending];
+	}
+	return err;
+}
+
+static int inject__fork(struct inject *inj, const struct perf_event_header *ev, __u64 pos)
+{
+	const char *p = (const char *)ev;
+
+	if (ev->size < 24) {
+		pr_err("%s: byte offset %llu: FORK record of size %u: less than 24 bytes (EINVAL)\n",
+		       inj->session.name, (unsigned long long)pos, ev->size);
+		return -EINVAL;
+	}
+	return machine__fork(&inj->machine, perfx__get_u32(p + 8), perfx__get_u32(p + 12));
+}
+
+/* What -b needs to see of a record before it is copied. */
+static int inject__track(struct inject *inj, const struct perf_event_header *ev, __u64 pos)
+{
+	int err;
+
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		err = inject__mmap(inj, ev, pos);
+		return err || !inj->nr_pending ? err : inject__pending(inj);
+	case PERF_RECORD_FORK:
+		if (inj->build_id_all)
+			return 0;
+		err = inject__fork(inj, ev, pos);
+		return err || !inj->nr_pending ? err : inject__pending(inj);
+	case PERF_RECORD_SAMPLE:
+		return inj->build_id_all ? 0 : inject__sample(inj, ev, pos);
+	case PERF_RECORD_FINISHED_ROUND:
+		inj->nr_pending = 0;
+		return 0;
+	}
+	return 0;
+}
+
+/* a build-id record of the input, kept for a file's BUILD_ID table too */
+static int inject__copy_build_id(struct inject *inj, const struct perf_event_header *ev,
+				 __u64 pos)
+{
+	if (ev->size < PERFX_BUILD_ID_RECORD_MIN) {
+		pr_err("%s: byte offset %llu: HEADER_BUILD_ID record of size %u: less than %d bytes (EINVAL)\n",
+		       inj->session.name, (unsigned long long)pos, ev->size,
+		       PERFX_BUILD_ID_RECORD_MIN);
+		return -EINVAL;
+	}
+	if (inject__add_bid_table(inj, ev, ev->size))
+		return -ENOMEM;
+	return perfx_writer__write(&inj->out, ev, ev->size);
+}
+
+static int inject__record(struct inject *inj, const struct perf_event_header *ev, __u64 pos)
+{
+	int err = 0;
+
+	if (inj->build_ids)
+		err = inject__track(inj, ev, pos);
+	if (err)
+		return err;
+	if (!inj->out_pipe) {
+		/* a file keeps attrs and features in its header */
+		if (ev->type == PERF_RECORD_HEADER_ATTR || ev->type == PERF_RECORD_HEADER_FEATURE)
+			return 0;
+		if (ev->type == PERF_RECORD_HEADER_BUILD_ID)
+			return inject__copy_build_id(inj, ev, pos);
+	}
+	return perfx_writer__write(&inj->out, ev, ev->size);
+}
+
+static int inject__open_output(struct inject *inj)
+{
+	int fd, err;
+
+	if (inj->out_pipe)
+		return perfx_writer__init(&inj->out, STDOUT_FILENO, "stdout");
+	if (asprintf(&inj->tmp_name, "%s.perfx-XXXXXX", inj->output_name) < 0) {
+		inj->tmp_name = NULL;
+		return -ENOMEM;
+	}
+	fd = mkostemp(inj->tmp_name, O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		pr_err("%s: cannot create a temporary file beside it: %s (%s)\n",
+		       inj->output_name, strerror(errno), perfx__errname(err));
+		free(inj->tmp_name);
+		inj->tmp_name = NULL;
+		return err;
+	}
+	fchmod(fd, 0600);
+	err = perfx_writer__init(&inj->out, fd, inj->output_name);
+	if (err)
+		close(fd);
+	return err;
+}
+
+/* the output's header; a file's BUILD_ID table starts with the input's */
+static int inject__write_header(struct inject *inj)
+{
+	struct perfx_header *h = &inj->session.header;
+
+	if (inj->out_pipe)
+		return perfx_header__write_pipe(h, &inj->out, !h->pipe);
+	if (h->feat[HEADER_BUILD_ID] &&
+	    inject__add_bid_table(inj, h->feat[HEADER_BUILD_ID], h->feat_size[HEADER_BUILD_ID]))
+		return -ENOMEM;
+	return perfx_header__write_file_start(h, &inj->out);
+}
+
+static int inject__finish(struct inject *inj)
+{
+	struct perfx_header *h = &inj->session.header;
+	int err;
+
+	if (inj->out_pipe)
+		return perfx_writer__flush(&inj->out);
+	if (inj->bid_size) {
+		err = perfx_header__set_feature(h, HEADER_BUILD_ID, inj->bid_table, inj->bid_size);
+		if (err)
+			return err;
+	}
+	err = perfx_header__write_file_finish(h, &inj->out, inj->out.pos - h->data.offset);
+	if (!err && close(inj->out.fd))
+		err = -errno;
+	inj->out.fd = -1;
+	if (!err && rename(inj->tmp_name, inj->output_name))
+		err = -errno;
+	if (err)
+		pr_err("%s: cannot complete it: %s (%s)\n", inj->output_name, strerror(-err),
+		       perfx__errname(err));
+	return err;
+}
+
+static int inject__run(struct inject *inj)
+{
+	const struct perf_event_header *ev;
+	__u64 pos;
+	int ret;
+
+	ret = inject__write_header(inj);
+	if (ret == -EOPNOTSUPP)
+		pr_err("%s: tracing data cannot be written to a pipe yet (EOPNOTSUPP)\n",
+		       inj->input_name);
+	while (!ret && (ret = perfx_session__next(&inj->session, &ev, &pos)) > 0)
+		ret = inject__record(inj, ev, pos);
+	return ret ? ret : inject__finish(inj);
+}
+
+static void inject__cleanup(struct inject *inj)
+{
+	if (inj->out.fd >= 0 && inj->out.fd != STDOUT_FILENO)
+		close(inj->out.fd);
+	if (inj->tmp_name)
+		unlink(inj->tmp_name);	/* nothing half-written stays */
+	free(inj->tmp_name);
+	perfx_writer__exit(&inj->out);
+	machine__exit(&inj->machine);
+	free(inj->bid_table);
+	free(inj->pending);
+}
+
+static int inject__parse(struct inject *inj, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "build-ids", no_argument, NULL, 'b' },
+		{ "buildid-all", no_argument, NULL, 'A' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+bfi:o:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			inj->build_ids = true;
+			break;
+		case 'A':
+			inj->build_ids = inj->build_id_all = true;
+			break;
+		case 'f':	/* perf's: nothing to force here */
+			break;
+		case 'i':
+			inj->input_name = optarg;
+			break;
+		case 'o':
+			inj->output_name = optarg;
+			break;
+		case 'v':
+			inj->verbose++;
+			break;
+		case 'h':
+			usage_with_options_argv(stderr, inject_usage, inject_options,
+						argc - optind, argv + optind);
+			return USAGE_EXIT_STATUS;
+		default:
+			return usage_getopt_error(stderr, inject_usage, inject_options,
+						  optopt, argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		usage_with_options(stderr, inject_usage, inject_options);
+		return USAGE_EXIT_STATUS;
+	}
+	return 0;
+}
+
+static int inject__open_input(struct inject *inj)
+{
+	int fd = STDIN_FILENO, err;
+
+	if (strcmp(inj->input_name, "-")) {
+		fd = open(inj->input_name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			err = -errno;
+			pr_err("failed to open %s: %s (%s)\n", inj->input_name, strerror(errno),
+			       perfx__errname(err));
+			return err;
+		}
+	}
+	err = perfx_session__open(&inj->session, fd, inj->input_name);
+	if (err && fd != STDIN_FILENO)
+		close(fd);
+	return err;
+}
+
+int cmd_inject(int argc, char **argv)
+{
+	struct inject *inj;
+	int ret;
+
+	inj = calloc(1, sizeof(*inj));
+	if (!inj)
+		return 255;
+	inj->input_name = "-";
+	inj->output_name = "-";
+	inj->out.fd = -1;
+	ret = inject__parse(inj, argc, argv);
+	if (ret)
+		goto out_free;
+	perfx__setup_print(inj->verbose);
+	inj->out_pipe = !strcmp(inj->output_name, "-");
+	inj->pending = calloc(MAX_PENDING, sizeof(*inj->pending));
+	ret = inj->pending ? machine__init(&inj->machine) : -ENOMEM;
+	if (!ret)
+		ret = inject__open_input(inj);
+	if (ret)
+		goto out_cleanup;
+	ret = inject__open_output(inj);
+	if (!ret)
+		ret = inject__run(inj);
+	if (inj->session.reader.fd != STDIN_FILENO)
+		close(inj->session.reader.fd);
+	perfx_session__close(&inj->session);
+	if (!ret) {
+		free(inj->tmp_name);
+		inj->tmp_name = NULL;
+	}
+out_cleanup:
+	inject__cleanup(inj);
+	/* perf exits 255 for what it refuses */
+	ret = ret ? 255 : 0;
+out_free:
+	free(inj);
+	return ret;
+}

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which DSO a sample hit: each process's maps and the kernel's, as the
+ * MMAP, MMAP2 and FORK records of the stream build them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "machine.h"
+
+int machine__init(struct machine *m)
+{
+	memset(m, 0, sizeof(*m));
+	return dsos__init(&m->dsos);
+}
+
+void machine__exit(struct machine *m)
+{
+	int i;
+
+	for (i = 0; i < m->nr_procs; i++)
+		free(m->procs[i].maps.v);
+	free(m->procs);
+	free(m->kernel.v);
+	dsos__exit(&m->dsos);
+	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * Drops the maps that [start, end) hides whole, so that a stream mapping
+ * the same ranges again and again keeps a short list.
+ */
+static void maps__drop_hidden(struct maps *maps, __u64 start, __u64 end)
+{
+	int i, nr = 0;
+
+	for (i = 0; i < maps->nr; i++) {
+		if (maps->v[i].start >= start && maps->v[i].end <= end)
+			continue;
+		maps->v[nr++] = maps->v[i];
+	}
+	maps->nr = nr;
+}
+
+static int maps__add(struct maps *maps, __u64 start, __u64 len, struct dso *dso)
+{
+	__u64 end = start + len < start ? ~0ULL : start + len;
+
+	maps__drop_hidden(maps, start, end);
+	if (maps->nr == maps->alloc) {
+		int alloc = maps->alloc ? 2 * maps->alloc : 16;
+		struct map *v = realloc(maps->v, alloc * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		maps->v = v;
+		maps->alloc = alloc;
+	}
+	/* a length reaching past the top (the kernel's map) ends there */
+	maps->v[maps->nr++] = (struct map){ start, end, dso };
+	maps->last = maps->nr - 1;
+	return 0;
+}
+
+static struct dso *maps__find(struct maps *maps, __u64 ip)
+{
+	int i;
+
+	if (maps->nr && ip >= maps->v[maps->last].start && ip < maps->v[maps->last].end) {
+		/* still the newest map there? */
+		for (i = maps->nr - 1; i > maps->last; i--)
+			if (ip >= maps->v[i].start && ip < maps->v[i].end)
+				break;
+		maps->last = i;
+		return maps->v[i].dso;
+	}
+	for (i = maps->nr - 1; i >= 0; i--) {
+		if (ip >= maps->v[i].start && ip < maps->v[i].end) {
+			maps->last = i;
+			return maps->v[i].dso;
+		}
+	}
+	return NULL;
+}
+
+/* the index of @pid in procs, or where it would go (as -index - 1) */
+static int machine__proc_index(const struct machine *m, __u32 pid)
+{
+	int lo = 0, hi = m->nr_procs;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (m->procs[mid].pid == pid)
+			return mid;
+		if (m->procs[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -lo - 1;
+}
+
+static struct maps *machine__findnew_maps(struct machine *m, __u32 pid)
+{
+	int i = machine__proc_index(m, pid);
+
+	if (i >= 0)
+		return &m->procs[i].maps;
+	i = -i - 1;
+	if (m->nr_procs == m->alloc_procs) {
+		int alloc = m->alloc_procs ? 2 * m->alloc_procs : 64;
+		struct thread_maps *v = realloc(m->procs, alloc * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		m->procs = v;
+		m->alloc_procs = alloc;
+	}
+	memmove(&m->procs[i + 1], &m->procs[i], (m->nr_procs - i) * sizeof(*m->procs));
+	m->procs[i] = (struct thread_maps){ .pid = pid };
+	m->nr_procs++;
+	return &m->procs[i].maps;
+}
+
+int machine__add_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 start, __u64 len,
+		     const char *name, size_t name_len, struct dso **dso)
+{
+	struct maps *maps;
+	int err;
+
+	*dso = NULL;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		maps = &m->kernel;
+		if (!strncmp(name, DSO_KERNEL_NAME, strlen(DSO_KERNEL_NAME)))
+			name_len = strlen(DSO_KERNEL_NAME);
+	} else if (cpumode == PERF_RECORD_MISC_USER) {
+		maps = machine__findnew_maps(m, pid);
+		if (!maps)
+			return -ENOMEM;
+	} else {
+		return 0;	/* guests and the hypervisor: no DSOs of ours */
+	}
+	err = dsos__findnew(&m->dsos, name, name_len, dso);
+	return err ? err : maps__add(maps, start, len, *dso);
+}
+
+int machine__fork(struct machine *m, __u32 pid, __u32 ppid)
+{
+	struct maps *parent, *child;
+	int i;
+
+	if (pid == ppid || machine__proc_index(m, ppid) < 0)
+		return 0;
+	child = machine__findnew_maps(m, pid);
+	if (!child)
+		return -ENOMEM;
+	/* findnew may have moved the parent */
+	parent = &m->procs[machine__proc_index(m, ppid)].maps;
+	child->nr = 0;
+	for (i = 0; i < parent->nr; i++) {
+		struct map *p = &parent->v[i];
+
+		if (maps__add(child, p->start, p->end - p->start, p->dso))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct dso *machine__find_dso(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip)
+{
+	int i;
+
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		return maps__find(&m->kernel, ip);
+	if (cpumode != PERF_RECORD_MISC_USER)
+		return NULL;
+	i = machine__proc_index(m, pid);
+	return i >= 0 ? maps__find(&m->procs[i].maps, ip) : NULL;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_MACHINE_H
+#define __PERFX_MACHINE_H
+
+#include <linux/types.h>
+
+#include "dso.h"
+
+/* An address range of a process or of the kernel, and what is mapped there. */
+struct map {
+	__u64		start;
+	__u64		end;
+	struct dso	*dso;
+};
+
+/* The maps in the order they came: the newest covering an address wins. */
+struct maps {
+	struct map	*v;
+	int		nr;
+	int		alloc;
+	int		last;		/* the last lookup's hit */
+};
+
+struct thread_maps {
+	__u32		pid;
+	struct maps	maps;
+};
+
+/* The host as the stream shows it: processes' maps, kernel maps, DSOs. */
+struct machine {
+	struct dsos		dsos;
+	struct maps		kernel;
+	struct thread_maps	*procs;		/* sorted by pid */
+	int			nr_procs;
+	int			alloc_procs;
+};
+
+int machine__init(struct machine *m);
+void machine__exit(struct machine *m);
+/*
+ * An MMAP/MMAP2 of @cpumode: kernel ones go to the kernel's maps (named
+ * "[kernel.kallsyms]" whatever their suffix), user ones to @pid's.
+ * *@dso is what got mapped, or NULL for a mode without DSOs.
+ */
+int machine__add_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 start, __u64 len,
+		     const char *name, size_t name_len, struct dso **dso);
+/* a new process starts with its parent's maps */
+int machine__fork(struct machine *m, __u32 pid, __u32 ppid);
+struct dso *machine__find_dso(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip);
+
+#endif /* __PERFX_MACHINE_H */
