@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # run-tests.sh - perfx's host tests: the unit tests (TESTBIN/test-*), the
 # golden comparisons against perf's recorded outputs, the error paths,
-# perfx list and the usage texts against the machine's perf, and the live
-# interop comparisons with it.  Prints each
+# perfx list and the usage texts against the machine's perf, perfx inject
+# against perf inject (tests/inject.sh), a libFuzzer smoke run of the
+# perf.data reader, and the live interop comparisons with perf.  Prints each
 # suite's TAP lines and ends with exactly one summary line:
 #   perfx: N passed, N failed, N skipped
 # where the skipped include the known bugs ("not ok ... # TODO", golden.sh's
@@ -11,7 +12,8 @@
 #
 # env (set by `make test`): PERFX (sanitizer build), PERFX_PLAIN (the
 # normal build), FAKECOUNT (the counting shim), FAILALLOC (the
-# malloc-failing shim), TESTBIN (unit test binaries)
+# malloc-failing shim), TESTBIN (unit test binaries), FUZZER (the
+# reader's libFuzzer target, if clang built it)
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,6 +60,8 @@ suite errors "$here/errors.sh"
 suite compat "$here/compat.sh"
 suite list "$here/list.sh"
 suite usage "$here/usage.sh"
+suite inject "$here/inject.sh"
+suite fuzz "$here/fuzz.sh"
 # interop runs the sanitizer build too; perf and perfx count the same dd
 suite interop python3 "$here/interop.py"
 [ "$xfail" -gt 0 ] && echo "# $xfail known bugs (not ok # TODO) counted as skipped"

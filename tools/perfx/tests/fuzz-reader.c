@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for the perf.data reader: each input is written to a
+ * file and read as perfx inject reads it (header, attrs, features, every
+ * record, every sample's fields).  Build and run: make -C tools/perfx fuzz
+ * (see Documentation/perfx-inject.txt for the long run).
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "lib/debug.h"
+#include "lib/session.h"
+
+static int quiet(enum perfx_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct perf_event_header *ev;
+	struct perfx_sample sample;
+	struct perfx_session s;
+	__u64 pos;
+	int fd;
+
+	perfx__set_print(quiet);
+	/* a memfd: file mode needs a regular file to pread and seek */
+	fd = memfd_create("fuzz", 0);
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size || lseek(fd, 0, SEEK_SET)) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	if (!perfx_session__open(&s, fd, "fuzz")) {
+		while (perfx_session__next(&s, &ev, &pos) > 0) {
+			if (ev->type == PERF_RECORD_SAMPLE &&
+			    perfx_session__parse_sample(&s, ev, pos, &sample))
+				break;
+		}
+		perfx_session__close(&s);
+	}
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# inject.sh - perfx inject against the machine's perf: what perf record
+# writes (file and pipe) goes through perfx inject -b into perf report,
+# perf script and perf buildid-list, in every file/pipe combination, and
+# agrees with perf inject -b; broken inputs (truncated at many offsets,
+# flipped bytes, garbage) end in a message and exit 255, never a crash,
+# a hang, a sanitizer report or a half-written -o file.
+# env: PERFX.  Prints TAP lines.
+set -uo pipefail
+
+PERFX=${PERFX:?}
+. "$(dirname "$0")/tap.sh"
+tap_init inject
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tap_diag() { sed 's/^/#   /' "$work/err" | head -8; }
+
+if ! command -v perf > /dev/null ||
+   ! perf record -q -e cpu-clock -F 4000 -o "$work/p.pipe" -- \
+	sh -c 'head -c 20000000 /dev/zero | md5sum > /dev/null; ls -R /usr/lib > /dev/null' \
+	> /dev/null 2> "$work/err" < /dev/null; then
+	skip "interop with perf" "perf record -e cpu-clock does not work here"
+	exit 0
+fi
+# the same recording, piped: perf record -o - writes a pipe-mode stream
+perf record -q -e cpu-clock -F 4000 -o - -- \
+	sh -c 'head -c 20000000 /dev/zero | md5sum > /dev/null' > "$work/p.pipe" 2> /dev/null
+perf record -q -e cpu-clock -F 4000 -o "$work/f.data" -- \
+	sh -c 'head -c 20000000 /dev/zero | md5sum > /dev/null' > /dev/null 2>&1
+
+# report FILE|- [< IN]: perf report's table without comments
+report() { perf report -i "$1" --stdio --sort comm,dso,sym 2> /dev/null | grep -v '^#' | grep -v '^$'; }
+# nsamples: the "Samples: N" perf report counts
+nsamples() { perf report -i "$1" --stdio 2> /dev/null | sed -n 's/^# Samples: \([0-9]*\).*/\1/p' | head -1; }
+# build-ids perf and perfx both can know: not the kernel's, not [vdso]
+bids() { perf buildid-list -i "$1" 2> /dev/null | grep -v -e '\[kernel.kallsyms\]' -e '\[vdso\]' | sort -u; }
+
+check() { if "$@"; then ok "$what"; else notok "$what"; fi; }
+
+what="pipe to pipe: perf report reads perfx inject -b as it reads perf inject -b"
+perf inject -b < "$work/p.pipe" > "$work/perf.pipe" 2> /dev/null
+"$PERFX" inject -b < "$work/p.pipe" > "$work/perfx.pipe" 2> "$work/err"
+check cmp -s <(report - < "$work/perf.pipe") <(report - < "$work/perfx.pipe")
+
+what="pipe to pipe: the pipe header, and the same sample count"
+check test "$(head -c 16 "$work/perfx.pipe" | od -An -tx8 | tr -s ' ')" = " 32454c4946524550 0000000000000010" -a \
+	"$(nsamples - < "$work/perfx.pipe")" = "$(nsamples "$work/p.pipe")"
+
+what="pipe to file: perf buildid-list has perf inject -b's build-ids"
+perf inject -b -i "$work/p.pipe" -o "$work/perf.data" 2> /dev/null
+"$PERFX" inject -b -i "$work/p.pipe" -o "$work/perfx.data" 2> "$work/err"
+check cmp -s <(bids "$work/perf.data") <(bids "$work/perfx.data")
+
+what="pipe to file: the kernel's build-id from /sys/kernel/notes"
+kbid=$(perf buildid-list -k 2> /dev/null)
+if ! perf buildid-list -i "$work/perfx.data" 2> /dev/null | grep -q '\[kernel.kallsyms\]'; then
+	skip "$what" "no kernel sample"
+else
+	check grep -q "^$kbid \[kernel.kallsyms\]" <(perf buildid-list -i "$work/perfx.data" 2> /dev/null)
+fi
+
+what="pipe to file: perf report and perf script read it, same samples"
+check test "$(nsamples "$work/perfx.data")" = "$(nsamples "$work/p.pipe")" -a \
+	"$(perf script -i "$work/perfx.data" 2> /dev/null | wc -l)" -gt 0
+
+what="file to pipe: perf report reads it, same samples"
+"$PERFX" inject -b -i "$work/f.data" > "$work/f2p.pipe" 2> "$work/err"
+check test "$(nsamples - < "$work/f2p.pipe")" = "$(nsamples "$work/f.data")"
+
+what="file to pipe: perf buildid-list reads the build-ids from the stream"
+perf inject -b -i "$work/f.data" -o "$work/fperf.data" 2> /dev/null
+"$PERFX" inject -b -i "$work/f2p.pipe" -o "$work/f2p2f.data" 2> "$work/err"
+check cmp -s <(bids "$work/fperf.data") <(bids "$work/f2p2f.data")
+
+what="file to file: same report as perf inject -b's file"
+"$PERFX" inject -b -i "$work/f.data" -o "$work/f2f.data" 2> "$work/err"
+check cmp -s <(report "$work/fperf.data") <(report "$work/f2f.data")
+
+what="file to file without -b: the records are copied unchanged"
+"$PERFX" inject -i "$work/f.data" -o "$work/copy.data" 2> "$work/err"
+check cmp -s <(perf report -D -i "$work/f.data" 2> /dev/null | grep -c '^0x') \
+	<(perf report -D -i "$work/copy.data" 2> /dev/null | grep -c '^0x')
+
+what="--buildid-all: a build-id for every mapped DSO"
+"$PERFX" inject --buildid-all -i "$work/p.pipe" -o "$work/all.data" 2> "$work/err"
+perf inject --buildid-all -i "$work/p.pipe" -o "$work/perfall.data" 2> /dev/null
+check test "$(bids "$work/all.data" | wc -l)" -ge "$(bids "$work/perfall.data" | wc -l)"
+
+what="a live pipeline: perf record -o - | perfx inject -b | perf report -i -"
+live=$(perf record -q -e cpu-clock -o - -- sh -c 'head -c 5000000 /dev/zero | md5sum' 2> /dev/null |
+	"$PERFX" inject -b 2> "$work/err" | perf report -i - --stdio 2> /dev/null |
+	sed -n 's/^# Samples: \([0-9]*\).*/\1/p' | head -1)
+check test "${live:-0}" -gt 0
+
+what="a pipe-format file in, a regular file as stdout: still a pipe stream perf reads"
+"$PERFX" inject -b -i "$work/p.pipe" > "$work/stdout.file" 2> "$work/err"
+check test "$(nsamples "$work/stdout.file")" = "$(nsamples "$work/p.pipe")"
+
+what="-o the input file itself: read whole, then replaced"
+cp "$work/f.data" "$work/same.data"
+"$PERFX" inject -b -i "$work/same.data" -o "$work/same.data" 2> "$work/err"
+check test "$(nsamples "$work/same.data")" = "$(nsamples "$work/f.data")"
+
+# expect_refused WHAT REGEX ARGS... - exit 255, REGEX in stderr, clean, no -o file
+expect_refused()
+{
+	local what=$1 re=$2 rc
+
+	shift 2
+	rm -f "$work/out.data"
+	timeout 20 "$PERFX" "$@" > /dev/null 2> "$work/err"
+	rc=$?
+	if [ $rc -eq 255 ] && grep -qE -- "$re" "$work/err" && sanitizer_clean &&
+	   [ ! -e "$work/out.data" ] && ! ls "$work"/out.data.perfx-* > /dev/null 2>&1; then
+		ok "$what"
+	else
+		echo "# exit $rc, want 255 and /$re/"
+		notok "$what"
+	fi
+}
+
+expect_refused "a missing input" "failed to open $work/nosuch: No such file or directory \(ENOENT\)" \
+	inject -b -i "$work/nosuch" -o "$work/out.data"
+head -c 5000 /dev/urandom > "$work/garbage"
+expect_refused "garbage" "garbage: byte offset 0: not a perf.data file" \
+	inject -b -i "$work/garbage" -o "$work/out.data"
+perl -e 'print pack("Q<Q<", 0x32454c4946524550, 16) x 0, pack("Q>Q>", 0x32454c4946524550, 16)' > "$work/be"
+expect_refused "the other byte order" "other byte order.*EOPNOTSUPP" \
+	inject -b -i "$work/be" -o "$work/out.data"
+
+# every 40th byte and every record boundary of both recordings
+corrupt_run()
+{
+	local in=$1 bad=0 total=0 rc off size
+
+	size=$(stat -c %s "$in")
+	for off in $(seq 1 37 "$((size - 1))") \
+		   $(perf report -D -i "$in" 2> /dev/null | sed -n 's/^\(0x[0-9a-f]*\) \[0x.*/\1/p' |
+		     head -200); do
+		head -c "$((off))" "$in" > "$work/cut"
+		rm -f "$work/out.data"
+		timeout 20 "$PERFX" inject -b -i "$work/cut" -o "$work/out.data" > /dev/null 2> "$work/err"
+		rc=$?
+		total=$((total + 1))
+		if { [ $rc -ne 0 ] && [ $rc -ne 255 ]; } || ! sanitizer_clean ||
+		   { [ $rc -ne 0 ] && { [ -e "$work/out.data" ] || ! [ -s "$work/err" ]; }; }; then
+			bad=$((bad + 1))
+			echo "# $(basename "$in") cut at $off: exit $rc" >> "$work/diag"
+		fi
+	done
+	echo "$bad $total"
+}
+
+for in in p.pipe f.data; do
+	: > "$work/diag"
+	read -r bad total < <(corrupt_run "$work/$in")
+	head -6 "$work/diag"
+	what="$in truncated at $total offsets: a message and exit 255 or a valid prefix, no crash"
+	check test "$bad" -eq 0
+done
+
+bad=0
+for i in $(seq 1 40); do
+	cp "$work/f.data" "$work/flip"
+	size=$(stat -c %s "$work/flip")
+	for k in 1 2 3 4; do
+		printf "\\x$(printf %02x $((RANDOM % 256)))" |
+			dd of="$work/flip" bs=1 seek=$((RANDOM * 32768 % size + RANDOM % size)) \
+			   count=1 conv=notrunc 2> /dev/null
+	done
+	timeout 20 "$PERFX" inject -b -i "$work/flip" -o "$work/out.data" > /dev/null 2> "$work/err"
+	rc=$?
+	if { [ $rc -ne 0 ] && [ $rc -ne 255 ]; } || ! sanitizer_clean; then
+		bad=$((bad + 1))
+		echo "# flipped copy $i: exit $rc"
+	fi
+done
+what="40 copies with 4 flipped bytes each: exit 0 or 255, no crash"
+check test "$bad" -eq 0
+
+rc=0
+"$PERFX" inject -h > /dev/null 2> "$work/err" || rc=$?
+what="-h: perf's usage layout and exit 129"
+check test $rc -eq 129 -a "$(sed -n 2p "$work/err")" = " Usage: perfx inject [<options>]"
+rc=0
+"$PERFX" inject --bogus > /dev/null 2> "$work/err" || rc=$?
+what="an unknown option: perf's error and exit 129"
+check test $rc -eq 129

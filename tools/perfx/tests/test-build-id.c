@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Proves that build-ids are found in raw notes and ELF files (and not in
+ * garbage), that DSOs are found again by name, and that a sample's
+ * address maps to the newest map covering it, in its process, a forked
+ * child or the kernel.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <string.h>
+
+#include "lib/build-id.h"
+#include "lib/dso.h"
+#include "lib/machine.h"
+#include "tests/tap.h"
+
+static void test_notes(void)
+{
+	/* a "Xen" note, then GNU's build-id, then a truncated note */
+	static const unsigned char notes[] = {
+		4, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 'X', 'e', 'n', 0, 1, 2, 3, 4,
+		4, 0, 0, 0, 8, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+		0xde, 0xad, 0xbe, 0xef, 0, 1, 2, 3,
+		4, 0, 0, 0, 0xff, 0xff, 0, 0, 3, 0, 0, 0,
+	};
+	struct build_id bid;
+	char s[2 * BUILD_ID_SIZE + 1];
+	int err;
+
+	err = build_id__parse_notes(notes, sizeof(notes), &bid);
+	build_id__snprintf(&bid, s);
+	tap_ok(!err && !strcmp(s, "deadbeef00010203"), "raw notes: GNU's note after another (%s)", s);
+	tap_ok(build_id__parse_notes(notes, 30, &bid) == -ENOENT,
+	       "raw notes cut inside the build-id note: ENOENT");
+	tap_ok(build_id__parse_notes(notes + 40, sizeof(notes) - 40, &bid) == -ENOENT,
+	       "a note whose size runs past the end: ENOENT");
+}
+
+static void test_elf(void)
+{
+	struct build_id bid;
+	int err;
+
+	err = build_id__read_elf("/proc/self/exe", &bid);
+	tap_ok(!err && bid.size == 20, "this test's ELF file has a 20-byte build-id (%d)", err);
+	tap_ok(build_id__read_elf("/etc/passwd", &bid) == -ENOENT, "a text file: ENOENT");
+	tap_ok(build_id__read_elf("/nonexistent", &bid) == -ENOENT, "a missing file: ENOENT");
+	err = build_id__read_notes("/sys/kernel/notes", &bid);
+	if (err == -ENOENT || err == -EACCES)
+		tap_skip("the kernel's build-id", "no readable /sys/kernel/notes");
+	else
+		tap_ok(!err && bid.size, "the kernel's build-id from /sys/kernel/notes (%d)", err);
+}
+
+static void test_dsos(void)
+{
+	struct dso *a, *b, *c;
+	struct dsos dsos;
+	char name[32];
+	int i, err = 0;
+
+	dsos__init(&dsos);
+	dsos__findnew(&dsos, "/usr/bin/lsXYZ", 11, &a);
+	dsos__findnew(&dsos, "/usr/bin/ls", 11, &b);
+	dsos__findnew(&dsos, "/usr/bin/l", 10, &c);
+	tap_ok(a == b && b != c && !strcmp(a->name, "/usr/bin/ls"),
+	       "a name finds its DSO again, a prefix is another");
+	for (i = 0; i < 2000; i++) {
+		snprintf(name, sizeof(name), "/lib/%d.so", i);
+		err |= dsos__findnew(&dsos, name, strlen(name), &c);
+	}
+	dsos__findnew(&dsos, "/usr/bin/ls", 11, &b);
+	tap_ok(!err && a == b && dsos.nr_buckets > 256, "2000 more DSOs: the table grew, ls is still there");
+	dso__set_build_id(a, "\x01\x02", 2);
+	tap_ok(!dso__read_build_id(a) && a->bid.size == 2, "an MMAP2's build-id is not read again");
+	dsos__exit(&dsos);
+}
+
+static void test_machine(void)
+{
+	struct machine m;
+	struct dso *libc, *ls, *k, *mod;
+
+	machine__init(&m);
+	machine__add_map(&m, PERF_RECORD_MISC_USER, 10, 0x1000, 0x1000, "/lib/libc.so", 12, &libc);
+	machine__add_map(&m, PERF_RECORD_MISC_USER, 10, 0x1800, 0x100, "/bin/ls", 7, &ls);
+	machine__add_map(&m, PERF_RECORD_MISC_KERNEL, -1, 0xffff0000, ~0ULL - 0xffff0000,
+			 "[kernel.kallsyms]_text", 22, &k);
+	machine__add_map(&m, PERF_RECORD_MISC_KERNEL, -1, 0xffff8000, 0x1000, "/m/x.ko", 7, &mod);
+	tap_ok(machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1000) == libc &&
+	       machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1850) == ls &&
+	       machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1950) == libc,
+	       "the newest map covering an address wins");
+	tap_ok(!machine__find_dso(&m, PERF_RECORD_MISC_USER, 11, 0x1000) &&
+	       !machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x2000),
+	       "another process or an unmapped address: no DSO");
+	tap_ok(machine__find_dso(&m, PERF_RECORD_MISC_KERNEL, 0, 0xffffffff00000000ULL) == k &&
+	       !strcmp(k->name, DSO_KERNEL_NAME) &&
+	       machine__find_dso(&m, PERF_RECORD_MISC_KERNEL, 0, 0xffff8010) == mod,
+	       "kernel samples: [kernel.kallsyms] to the top, a module inside it");
+	machine__fork(&m, 12, 10);
+	machine__add_map(&m, PERF_RECORD_MISC_USER, 12, 0x1000, 0x1000, "/bin/sh", 7, &ls);
+	tap_ok(machine__find_dso(&m, PERF_RECORD_MISC_USER, 12, 0x1000) == ls &&
+	       machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1000) == libc,
+	       "a forked child has its parent's maps, and its own after");
+	tap_ok(!machine__find_dso(&m, PERF_RECORD_MISC_GUEST_USER, 10, 0x1000),
+	       "guest samples: no DSO");
+	for (int i = 0; i < 1000; i++)
+		machine__add_map(&m, PERF_RECORD_MISC_USER, 10, 0x1000, 0x1000, "/bin/sh", 7, &ls);
+	tap_ok(m.procs[0].maps.nr == 1 &&
+	       machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1850) == ls,
+	       "1000 maps of the same range: one kept, the newest");
+	machine__exit(&m);
+}
+
+int main(void)
+{
+	tap_start("build-id");
+	test_notes();
+	test_elf();
+	test_dsos();
+	test_machine();
+	return tap_done();
+}
