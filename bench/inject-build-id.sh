@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# inject-build-id.sh - perfx inject against perf inject in one run.
+#
+#   bench/inject-build-id.sh [-i ITERATIONS] [-s "MB..."] [-p MAXMB] [-o RESULT.md]
+#
+# 1. `perf bench internals inject-build-id -i N`,
+#    `perfx bench internals inject-build-id -i N` and the same with
+#    --floor (cat in inject's place), three times in turn: the same
+#    synthetic stream (100 MMAP2 of /usr/lib ELF files, 100 samples each,
+#    one write(2) per record), usec/event and max RSS, and ratios, also
+#    of the time above the floor.
+# 2. The floor: a pipe-mode stream of the same kind written to a file of
+#    S MB, then `cat FILE | X > /dev/null` for X = cat, perfx inject -b,
+#    perf inject -b: wall and CPU time and max RSS of X.  perf only up to
+#    MAXMB (default 100): its RSS grows with the stream (1.1 GB after
+#    5 minutes on 1 GB here) and it does not finish in reasonable time.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+perfx=$here/tools/perfx/perfx
+iter=20
+sizes="10 100 1000"
+maxperf=100
+out=
+while getopts "i:s:p:o:" o; do
+	case $o in
+	i) iter=$OPTARG ;;
+	s) sizes=$OPTARG ;;
+	p) maxperf=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+field() { sed -n "$2p" "$1" | grep -oE '[0-9]+\.[0-9]+|[0-9]+ KB' | head -1 | tr -d ' KB'; }
+
+{
+echo "# inject-build-id: perf $(perf version | cut -d' ' -f3) vs perfx, $(date -u +%F), $(nproc) CPUs"
+echo
+echo "Command: bench/inject-build-id.sh -i $iter -s \"$sizes\" -p $maxperf"
+echo
+echo "| run | tool | -b usec/event | -b RSS KB | --buildid-all usec/event | --buildid-all RSS KB |"
+echo "|---|---|---|---|---|---|"
+for run in 1 2 3; do
+	perf bench internals inject-build-id -i "$iter" > "$work/perf" 2>&1
+	"$perfx" bench internals inject-build-id -i "$iter" > "$work/perfx" 2>&1
+	"$perfx" bench internals inject-build-id -i "$iter" --floor > "$work/floor" 2>&1
+	for t in perf perfx floor; do
+		echo "| $run | $t | $(field "$work/$t" 3) | $(field "$work/$t" 4) | $(field "$work/$t" 6) | $(field "$work/$t" 7) |"
+	done
+	for k in 3 6; do
+		echo "$(field "$work/perfx" $k) $(field "$work/perf" $k) $(field "$work/floor" $k)"
+	done >> "$work/ratios"
+done
+echo
+echo "(floor: perfx bench --floor, cat in inject's place: the generator's one"
+echo "write(2) per record and the pipes, which both tools pay)"
+echo
+awk 'NR % 2 == 1 { b += $1 / $2; nb++; if ($2 > $3) { be += ($1 - $3) / ($2 - $3); ne++ } }
+     NR % 2 == 0 { a += $1 / $2; na++; if ($2 > $3) { ae += ($1 - $3) / ($2 - $3); me++ } }
+     END {
+	printf "perfx / perf time per event: -b %.2f, --buildid-all %.2f (mean of %d runs)\n", b / nb, a / na, nb
+	printf "above the floor, perfx / perf: -b %.2f, --buildid-all %.2f\n", ne ? be / ne : 0, me ? ae / me : 0
+     }' "$work/ratios"
+echo
+echo "Floor: the same kind of stream from a file through a pipe, cat FILE | X > /dev/null;"
+echo "best of 3 of X's wall time and of its CPU time (user + sys, which the load"
+echo "of other jobs does not inflate) in seconds, and its max RSS in MB"
+echo
+echo "| stream | records | cat wall / CPU | perfx inject -b wall / CPU / RSS | perf inject -b wall / CPU / RSS | perfx / cat wall | perf / perfx CPU | perfx CPU usec/record |"
+echo "|---|---|---|---|---|---|---|---|"
+for mb in $sizes; do
+	recs=$(python3 - "$work/s.data" "$mb" <<'PY'
+import os, struct, sys
+path, mb = sys.argv[1], int(sys.argv[2])
+dsos = []
+for root, _, files in os.walk('/usr/lib/x86_64-linux-gnu'):
+    for f in sorted(files):
+        p = os.path.join(root, f)
+        if '.so' in f and os.path.isfile(p) and not os.path.islink(p):
+            dsos.append(p)
+        if len(dsos) == 400:
+            break
+    break
+PID = 1000
+def rec(t, misc, body):
+    return struct.pack('<IHH', t, misc, 8 + len(body)) + body
+attr = struct.pack('<IIQQQQQ', 1, 128, 1, 0, (1 << 16) | 7, 0, (1 << 18) | (1 << 5)).ljust(128, b'\0')
+head = struct.pack('<QQ', 0x32454c4946524550, 16) + rec(64, 0, attr + struct.pack('<Q', 0))
+chunk = []
+for i, d in enumerate(dsos[:100]):
+    name = d.encode() + b'\0'
+    name += b'\0' * (-len(name) % 8)
+    addr = 0x400000 + i * 8192
+    body = struct.pack('<IIQQQIIQQII', PID, PID, addr, 4096, 0, 8, 0, i, 0, 4, 0) + name + bytes(32)
+    chunk.append(rec(10, 2, body))
+    s = rec(9, 2, struct.pack('<QQIIQ', 0, addr, PID, PID, i))
+    chunk.append(s * 100)
+    chunk.append(rec(68, 0, b''))
+chunk = b''.join(chunk)
+n = max(1, mb * 1000000 // len(chunk))
+with open(path, 'wb') as f:
+    f.write(head)
+    for _ in range(n):
+        f.write(chunk)
+print(1 + n * 100 * 102)
+PY
+)
+	# best CMD: "wall cpu rss", the least of 3 runs each
+	best() {
+		local i
+		for i in 1 2 3; do
+			cat "$work/s.data" | /usr/bin/time -f '%e %U %S %M' -o "$work/t" $1 > /dev/null 2>&1
+			awk '{ printf "%.2f %.2f %.1f\n", $1, $2 + $3, $4 / 1024 }' "$work/t"
+		done | sort -n -k1,1 | awk 'NR == 1 { w = $1 } { c = (NR == 1 || $2 < c) ? $2 : c; r = $3 }
+					      END { print w, c, r }'
+	}
+	read -r cw cc cr < <(best cat)
+	read -r xw xc xr < <(best "$perfx inject -b")
+	if [ "$mb" -le "$maxperf" ]; then
+		read -r pw pc pr < <(best "perf inject -b")
+		ratio=$(awk "BEGIN { printf \"%.1f\", $pc / ($xc > 0 ? $xc : 0.01) }")
+		perfcol="$pw / $pc / $pr"
+	else
+		ratio=-
+		perfcol=-
+	fi
+	echo "| ${mb} MB | $recs | $cw / $cc | $xw / $xc / $xr | $perfcol |" \
+	     "$(awk "BEGIN { printf \"%.2f\", $xw / ($cw > 0 ? $cw : 0.01) }") | $ratio |" \
+	     "$(awk "BEGIN { printf \"%.3f\", $xc * 1e6 / $recs }") |"
+done
+} | tee ${out:+"$out"}
