@@ -1019,7 +1019,7 @@ static int ping_pong(int cga, int cgb, int rounds, pid_t pids[2])
  * in A and B ping-ponging on the CPU, one reset over and over from another
  * CPU: the cgroups of both read exactly the same counts.
  */
-TEST_F(share, reset_races_switches)
+TEST_F_TIMEOUT(share, reset_races_switches, 240)
 {
 	__u64 ids[] = { self->a_id, self->b_id, self->p_id };
 	int ctl, cga, cgb, status, i;
