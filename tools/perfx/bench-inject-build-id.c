@@ -49,7 +49,8 @@ static const struct usage_option inject_bench_options[] = {
 	{ 'm', "nr-mmaps", "n", "Number of mmap events for each iteration (default: 100)", 0 },
 	{ 'n', "nr-samples", "n", "Number of sample events per mmap event (default: 100)", 0 },
 	{ 'v', "verbose", NULL, "be more verbose (show iteration count, DSO name, etc)", 0 },
-	{ 0, "floor", NULL, "run cat instead of inject: what the stream and the pipes cost", 0 },
+	{ 0, "floor", NULL, "run cat instead of inject: what the stream and the pipes cost", 0,
+	  'F' },
 	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
 	{ 0, NULL, NULL, NULL, 0 }
 };
@@ -339,20 +340,15 @@ static int parse_uint(const char *name, const char *arg, unsigned int *val)
 
 static int inject_bench__parse(struct inject_bench *b, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "iterations", required_argument, NULL, 'i' },
-		{ "nr-mmaps", required_argument, NULL, 'm' },
-		{ "nr-samples", required_argument, NULL, 'n' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "floor", no_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c, err = 0;
+	struct option_parser p;
+	int c, err;
 
-	opterr = 0;
-	optind = 1;
-	while (!err && (c = getopt_long(argc, argv, "i:m:n:vh", longopts, NULL)) != -1) {
+	err = option_parser__init(&p, inject_bench_options, argc, argv);
+	if (err) {
+		fprintf(stderr, "perfx bench: %s\n", strerror(-err));
+		return 1;
+	}
+	while (!err && (c = option_parser__next(&p)) != -1) {
 		switch (c) {
 		case 'i':
 			err = parse_uint("-i", optarg, &b->iterations);
@@ -371,12 +367,15 @@ static int inject_bench__parse(struct inject_bench *b, int argc, char **argv)
 			break;
 		case 'h':
 			usage_with_options(stderr, inject_bench_usage, inject_bench_options);
-			return USAGE_EXIT_STATUS;
+			err = USAGE_EXIT_STATUS;
+			break;
 		default:
-			return usage_getopt_error(stderr, inject_bench_usage, inject_bench_options,
-						  optopt, argv[optind - 1]);
+			err = usage_getopt_error(stderr, inject_bench_usage, inject_bench_options,
+						 optopt, argv[optind - 1]);
+			break;
 		}
 	}
+	option_parser__exit(&p);
 	if (!err && optind < argc) {
 		usage_with_options(stderr, inject_bench_usage, inject_bench_options);
 		return 1;	/* perf: EXIT_FAILURE */

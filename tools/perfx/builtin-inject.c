@@ -38,7 +38,7 @@ static const struct usage_option inject_options[] = {
 	{ 'i', "input", "file", "input file name", 0 },
 	{ 'o', "output", "file", "output file name", 0 },
 	{ 'v', "verbose", NULL, "be more verbose (show build ids, etc)", 0 },
-	{ 0, "buildid-all", NULL, "Inject build-ids of all DSOs into the output stream", 0 },
+	{ 0, "buildid-all", NULL, "Inject build-ids of all DSOs into the output stream", 0, 'A' },
 	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
 	{ 0, NULL, NULL, NULL, 0 }
 };
@@ -360,21 +360,15 @@ static void inject__cleanup(struct inject *inj)
 
 static int inject__parse(struct inject *inj, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "build-ids", no_argument, NULL, 'b' },
-		{ "buildid-all", no_argument, NULL, 'A' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+	struct option_parser p;
+	int c, err;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+bfi:o:vh", longopts, NULL)) != -1) {
+	err = option_parser__init(&p, inject_options, argc, argv);
+	if (err) {
+		fprintf(stderr, "perfx inject: %s\n", strerror(-err));
+		return 1;
+	}
+	while (!err && (c = option_parser__next(&p)) != -1) {
 		switch (c) {
 		case 'b':
 			inj->build_ids = true;
@@ -396,12 +390,17 @@ static int inject__parse(struct inject *inj, int argc, char **argv)
 		case 'h':
 			usage_with_options_argv(stderr, inject_usage, inject_options,
 						argc - optind, argv + optind);
-			return USAGE_EXIT_STATUS;
+			err = USAGE_EXIT_STATUS;
+			break;
 		default:
-			return usage_getopt_error(stderr, inject_usage, inject_options,
-						  optopt, argv[optind - 1]);
+			err = usage_getopt_error(stderr, inject_usage, inject_options,
+						 optopt, argv[optind - 1]);
+			break;
 		}
 	}
+	option_parser__exit(&p);
+	if (err)
+		return err;
 	if (optind < argc) {
 		usage_with_options(stderr, inject_usage, inject_options);
 		return USAGE_EXIT_STATUS;
