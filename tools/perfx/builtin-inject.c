@@ -23,7 +23,7 @@
 #include "lib/data.h"
 #include "lib/debug.h"
 #include "lib/header.h"
-#include "lib/machine.h"
+#include "lib/dso-hits.h"
 #include "lib/parse-options.h"
 #include "lib/session.h"
 
@@ -48,20 +48,6 @@ void inject__usage(FILE *f)
 	usage_with_options(f, inject_usage, inject_options);
 }
 
-/* A HEADER_BUILD_ID record as perf writes it: the name padded to 64. */
-struct perf_record_header_build_id {
-	struct perf_event_header header;
-	__s32	pid;
-	__u8	build_id[BUILD_ID_SIZE];
-	__u8	size;
-	__u8	reserved1;
-	__u16	reserved2;
-	char	filename[];
-};
-
-#define NAME_ALIGN	64
-#define HOST_KERNEL_ID	(-1)
-
 struct inject {
 	const char		*input_name;
 	const char		*output_name;
@@ -72,23 +58,12 @@ struct inject {
 	struct perfx_writer	out;
 	bool			out_pipe;
 	char			*tmp_name;	/* file output until renamed */
-	struct machine		machine;
+	struct dso_hits		hits;
 	char			*bid_table;	/* file output's BUILD_ID feature */
 	size_t			bid_size;
 	size_t			bid_alloc;
-	struct perfx_sample	*pending;	/* this round's samples that hit no map */
-	int			nr_pending;
-	char			bid_rec[0x10000];
+	char			bid_rec[BUILD_ID_RECORD_MAX];
 };
-
-/*
- * perf record writes each CPU's buffer in turn, so a sample can come
- * before the MMAP of its CPU-mate's exec in the same round; perf inject
- * sorts the round, perfx keeps the order and remembers such samples until
- * the round ends: a later map that covers one gets its build-id then,
- * still before the round's FINISHED_ROUND, which is what readers need.
- */
-#define MAX_PENDING	4096
 
 static int inject__add_bid_table(struct inject *inj, const void *rec, size_t size)
 {
@@ -106,132 +81,23 @@ static int inject__add_bid_table(struct inject *inj, const void *rec, size_t siz
 	return 0;
 }
 
-/* The DSO's build-id record, once, if it has a build-id. */
-static int inject__build_id(struct inject *inj, struct dso *dso, __u16 cpumode)
+/* a DSO's first hit: its build-id record, if it has a build-id */
+static int inject__build_id(void *arg, struct dso *dso, __u16 cpumode)
 {
-	struct perf_record_header_build_id *b = (void *)inj->bid_rec;
-	size_t len = strlen(dso->name), size;
+	struct inject *inj = arg;
 	char sbid[2 * BUILD_ID_SIZE + 1];
+	size_t size;
 
-	if (dso->hit)
+	size = dso__build_id_record(dso, cpumode, inj->bid_rec);
+	if (!size)
 		return 0;
-	dso->hit = true;
-	if (dso__read_build_id(dso))
-		return 0;
-	size = sizeof(*b) + ((len + NAME_ALIGN) & ~(size_t)(NAME_ALIGN - 1));
-	if (size > 0xffff)
-		return 0;	/* no record can hold the name */
-	memset(b, 0, size);
-	b->header.type = PERF_RECORD_HEADER_BUILD_ID;
-	b->header.misc = cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE;
-	b->header.size = size;
-	b->pid = HOST_KERNEL_ID;
-	memcpy(b->build_id, dso->bid.data, dso->bid.size);
-	b->size = dso->bid.size;
-	memcpy(b->filename, dso->name, len);
 	if (inj->verbose) {
 		build_id__snprintf(&dso->bid, sbid);
 		pr_info("build-id %s %s\n", sbid, dso->name);
 	}
-	if (!inj->out_pipe && inject__add_bid_table(inj, b, size))
+	if (!inj->out_pipe && inject__add_bid_table(inj, inj->bid_rec, size))
 		return -ENOMEM;
-	return perfx_writer__write(&inj->out, b, size);
-}
-
-/* MMAP and MMAP2: the map, and with --buildid-all the build-id before it */
-static int inject__mmap(struct inject *inj, const struct perf_event_header *ev, __u64 pos)
-{
-	size_t off = ev->type == PERF_RECORD_MMAP ? 40 : 72;
-	const char *p = (const char *)ev, *name = p + off;
-	__u16 cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct dso *dso;
-	int err;
-
-	if (ev->size <= off) {
-		pr_err("%s: byte offset %llu: %s record of size %u: too small for its %zu-byte fields and a name (EINVAL)\n",
-		       inj->session.name, (unsigned long long)pos, perfx_record__name(ev->type),
-		       ev->size, off);
-		return -EINVAL;
-	}
-	err = machine__add_map(&inj->machine, cpumode, perfx__get_u32(p + 8),
-			       perfx__get_u64(p + 16), perfx__get_u64(p + 24), name,
-			       strnlen(name, ev->size - off), &dso);
-	if (err || !dso)
-		return err;
-	if (ev->type == PERF_RECORD_MMAP2 && (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
-	    !dso->bid_read)
-		dso__set_build_id(dso, p + 44, p[40] < BUILD_ID_SIZE ? p[40] : BUILD_ID_SIZE);
-	return inj->build_id_all ? inject__build_id(inj, dso, cpumode) : 0;
-}
-
-static int inject__sample(struct inject *inj, const struct perf_event_header *ev, __u64 pos)
-{
-	struct perfx_sample sample;
-	struct dso *dso;
-	int err;
-
-	err = perfx_session__parse_sample(&inj->session, ev, pos, &sample);
-	if (err || !sample.has_ip)
-		return err;
-	dso = machine__find_dso(&inj->machine, sample.cpumode, sample.pid, sample.ip);
-	if (dso)
-		return inject__build_id(inj, dso, sample.cpumode);
-	if (inj->nr_pending < MAX_PENDING)
-		inj->pending[inj->nr_pending++] = sample;
-	return 0;
-}
-
-/* after a map or a fork: the round's earlier samples it now explains */
-static int inject__pending(struct inject *inj)
-{
-	int i, err = 0;
-
-	for (i = 0; i < inj->nr_pending && !err; i++) {
-		struct perfx_sample *s = &inj->pending[i];
-		struct dso *dso = machine__find_dso(&inj->machine, s->cpumode, s->pid, s->ip);
-
-		if (!dso)
-			continue;
-		err = inject__build_id(inj, dso, s->cpumode);
-		inj->pending[i--] = inj->pending[--inj->nr_pending];
-	}
-	return err;
-}
-
-static int inject__fork(struct inject *inj, const struct perf_event_header *ev, __u64 pos)
-{
-	const char *p = (const char *)ev;
-
-	if (ev->size < 24) {
-		pr_err("%s: byte offset %llu: FORK record of size %u: less than 24 bytes (EINVAL)\n",
-		       inj->session.name, (unsigned long long)pos, ev->size);
-		return -EINVAL;
-	}
-	return machine__fork(&inj->machine, perfx__get_u32(p + 8), perfx__get_u32(p + 12));
-}
-
-/* What -b needs to see of a record before it is copied. */
-static int inject__track(struct inject *inj, const struct perf_event_header *ev, __u64 pos)
-{
-	int err;
-
-	switch (ev->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		err = inject__mmap(inj, ev, pos);
-		return err || !inj->nr_pending ? err : inject__pending(inj);
-	case PERF_RECORD_FORK:
-		if (inj->build_id_all)
-			return 0;
-		err = inject__fork(inj, ev, pos);
-		return err || !inj->nr_pending ? err : inject__pending(inj);
-	case PERF_RECORD_SAMPLE:
-		return inj->build_id_all ? 0 : inject__sample(inj, ev, pos);
-	case PERF_RECORD_FINISHED_ROUND:
-		inj->nr_pending = 0;
-		return 0;
-	}
-	return 0;
+	return perfx_writer__write(&inj->out, inj->bid_rec, size);
 }
 
 /* a build-id record of the input, kept for a file's BUILD_ID table too */
@@ -254,7 +120,7 @@ static int inject__record(struct inject *inj, const struct perf_event_header *ev
 	int err = 0;
 
 	if (inj->build_ids)
-		err = inject__track(inj, ev, pos);
+		err = dso_hits__record(&inj->hits, ev, pos);
 	if (err)
 		return err;
 	if (!inj->out_pipe) {
@@ -338,7 +204,7 @@ static int inject__run(struct inject *inj)
 
 	ret = inject__write_header(inj);
 	if (ret == -EOPNOTSUPP)
-		pr_err("%s: tracing data cannot be written to a pipe yet (EOPNOTSUPP)\n",
+		pr_err("%s: a header feature of over 64 KiB cannot go into a pipe's records (EOPNOTSUPP)\n",
 		       inj->input_name);
 	while (!ret && (ret = perfx_session__next(&inj->session, &ev, &pos)) > 0)
 		ret = inject__record(inj, ev, pos);
@@ -353,9 +219,8 @@ static void inject__cleanup(struct inject *inj)
 		unlink(inj->tmp_name);	/* nothing half-written stays */
 	free(inj->tmp_name);
 	perfx_writer__exit(&inj->out);
-	machine__exit(&inj->machine);
+	dso_hits__exit(&inj->hits);
 	free(inj->bid_table);
-	free(inj->pending);
 }
 
 static int inject__parse(struct inject *inj, int argc, char **argv)
@@ -443,8 +308,8 @@ int cmd_inject(int argc, char **argv)
 		goto out_free;
 	perfx__setup_print(inj->verbose);
 	inj->out_pipe = !strcmp(inj->output_name, "-");
-	inj->pending = calloc(MAX_PENDING, sizeof(*inj->pending));
-	ret = inj->pending ? machine__init(&inj->machine) : -ENOMEM;
+	ret = dso_hits__init(&inj->hits, &inj->session, inj->build_id_all, inject__build_id,
+			     inj);
 	if (!ret)
 		ret = inject__open_input(inj);
 	if (ret)

@@ -47,6 +47,7 @@
 #include "lib/stat-display.h"
 #include "lib/threadmap.h"
 #include "lib/util.h"
+#include "lib/workload.h"
 
 static const char * const stat_usagestr[] = {
 	"perfx stat [<options>] [<command>]",
@@ -129,8 +130,7 @@ struct stat_ctx {
 	double read_ms;
 	pid_t child;
 	bool workload_failed;
-	int go_fd;
-	int err_fd;
+	struct workload work;
 	char target[PATH_MAX];
 };
 
@@ -445,48 +445,6 @@ out:
 	return err;
 }
 
-/* perf's width for the caret line: the terminal's, 80 on a pipe */
-static int term_width(void)
-{
-	struct winsize ws;
-
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || !ws.ws_col)
-		return 80;
-	return ws.ws_col > 1000 ? 1000 : ws.ws_col;
-}
-
-/*
- * As perf's parse_events_error__print(): the -e string (cut to the
- * terminal, with ".." where cut) and a caret under the bad term with what
- * is wrong and the errno; then perf's hint and the usage of -e.  Returns
- * perf's exit status, 129.
- */
-static int event_syntax_error(const char *events, const struct parse_events_error *perr,
-			      int err)
-{
-	static const char head[] = "event syntax error: ";
-	int max_len = term_width() - 2 - (int)strlen(head), len = (int)strlen(events);
-	int cut = perr->pos > 13 ? perr->pos - 13 : 0;
-	char *buf;
-
-	if (max_len < 4)
-		max_len = 4;
-	buf = strndup(events + cut, max_len);
-	if (buf) {
-		if (cut)
-			buf[0] = buf[1] = '.';
-		if (len - cut > max_len)
-			buf[max_len - 1] = buf[max_len - 2] = '.';
-	}
-	escape__fprintf(stderr, "%s'%s'\n", head, buf ? buf : events);
-	escape__fprintf(stderr, "%*s\\___ %s (%s)\n", (int)strlen(head) + perr->pos - cut + 1,
-			"", perr->msg, errname(err));
-	fprintf(stderr, "Run 'perfx list' for a list of valid events\n");
-	free(buf);
-	usage_with_options_names(stderr, stat_usagestr, stat_options, "-e");
-	return USAGE_EXIT_STATUS;
-}
-
 static int parse_event_options(struct stat_ctx *ctx, struct evlist *evlist,
 			       const struct parse_events_env *env)
 {
@@ -509,7 +467,7 @@ static int parse_event_options(struct stat_ctx *ctx, struct evlist *evlist,
 		if (err == -ENOMEM)
 			return err;
 		if (err)
-			return event_syntax_error(events, &perr, err);
+			return parse_events__print_error(events, &perr, err, stat_usagestr, stat_options);
 	}
 	return 0;
 }
@@ -720,56 +678,17 @@ static int check_cgroups_alive(struct stat_ctx *ctx)
 	return 0;
 }
 
-static int fork_workload(struct stat_ctx *ctx)
-{
-	int go[2], errp[2];
-
-	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
-		return -errno;
-	ctx->child = fork();
-	if (ctx->child < 0)
-		return -errno;
-	if (!ctx->child) {
-		char c;
-		int e;
-
-		close(go[1]);
-		close(errp[0]);
-		signal(SIGINT, SIG_DFL);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(ctx->opts.argv[0], ctx->opts.argv);
-		e = errno;
-		if (write(errp[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(errp[1]);
-	ctx->go_fd = go[1];
-	ctx->err_fd = errp[0];
-	return 0;
-}
-
 static int start_workload(struct stat_ctx *ctx)
 {
-	int e = 0;
-	ssize_t n;
+	int err = workload__start(&ctx->work);
 
-	if (write(ctx->go_fd, "g", 1) != 1)
-		return -errno;
-	close(ctx->go_fd);
-	n = read(ctx->err_fd, &e, sizeof(e));
-	close(ctx->err_fd);
-	if (n == sizeof(e)) {
+	ctx->child = ctx->work.pid;
+	if (err) {
 		/* perf's words and exit status */
-		fprintf(stderr, "Workload failed: %s\n", strerror(e));
-		waitpid(ctx->child, NULL, 0);
-		ctx->child = 0;
+		fprintf(stderr, "Workload failed: %s\n", strerror(-err));
 		ctx->workload_failed = true;
-		return -e;
 	}
-	return 0;
+	return err;
 }
 
 static double timeval_sec(const struct timeval *tv)
@@ -820,7 +739,8 @@ static int run_once(struct stat_ctx *ctx, int *status)
 	int err, wst = 0;
 
 	if (ctx->opts.argc) {
-		err = fork_workload(ctx);
+		err = workload__prepare(&ctx->work, ctx->opts.argv);
+		ctx->child = ctx->work.pid;
 		if (err) {
 			pr_err("cannot fork: %s (%s)\n", strerror(-err), errname(err));
 			return err;

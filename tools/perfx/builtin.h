@@ -9,6 +9,7 @@ int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 /* The usage texts, shared by `perfx CMD -h` and `perfx help CMD`. */
@@ -16,6 +17,22 @@ void stat__usage(FILE *f);
 void list__usage(FILE *f);
 void bench__usage(FILE *f);
 void inject__usage(FILE *f);
+void record__usage(FILE *f);
+
+/* what perf.data's VERSION feature says of the writer */
+#define PERFX_VERSION	"6.12.perfx"
+
+struct parse_events_error;
+struct usage_option;
+/*
+ * As perf's parse_events_error__print(): the -e string (cut to the
+ * terminal, with ".." where cut) and a caret under the bad term with what
+ * is wrong and the errno; then perf's hint and the usage of -e.  Returns
+ * perf's exit status, 129.
+ */
+int parse_events__print_error(const char *events, const struct parse_events_error *perr,
+			      int err, const char * const *usagestr,
+			      const struct usage_option *opts);
 
 int perfx__print_stderr(int level, const char *fmt, va_list ap);
 void perfx__setup_print(int verbose);

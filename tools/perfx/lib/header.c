@@ -4,6 +4,7 @@
  * and their pipe-mode records (HEADER_ATTR, HEADER_FEATURE).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -505,12 +506,50 @@ static void attr_pad(char *buf, const struct perfx_attr *a, __u32 slot)
 	memcpy(buf + offsetof(struct perf_event_attr, size), &slot, sizeof(slot));
 }
 
+/* Each attr's ids, then the attrs table pointing at them. */
+static int write_attrs(struct perfx_header *h, struct perfx_writer *w,
+		       struct perf_file_header *fh)
+{
+	char buf[PERF_ATTR_MAX_SIZE + sizeof(struct perf_file_section)];
+	__u32 slot = attr_slot(h);
+	__u64 ids_pos = w->pos;
+	int i, err = 0;
+
+	for (i = 0; i < h->nr_attrs && !err; i++)
+		err = perfx_writer__write(w, h->attrs[i].ids, h->attrs[i].nr_ids * sizeof(__u64));
+	fh->attr_size = slot + sizeof(struct perf_file_section);
+	fh->attrs = (struct perf_file_section){ w->pos, h->nr_attrs * fh->attr_size };
+	for (i = 0; i < h->nr_attrs && !err; i++) {
+		struct perf_file_section ids = { ids_pos, h->attrs[i].nr_ids * sizeof(__u64) };
+
+		attr_pad(buf, &h->attrs[i], slot);
+		memcpy(buf + slot, &ids, sizeof(ids));
+		err = perfx_writer__write(w, buf, slot + sizeof(ids));
+		ids_pos += ids.size;
+	}
+	return err;
+}
+
 int perfx_header__write_file_start(struct perfx_header *h, struct perfx_writer *w)
 {
-	struct perf_file_header fh = { 0 };
+	struct perf_file_header fh = {
+		.magic = PERF_MAGIC2,
+		.size = sizeof(fh),
+	};
+	int err;
 
-	h->data.offset = w->pos + sizeof(fh);
-	return perfx_writer__write(w, &fh, sizeof(fh));
+	err = perfx_writer__write(w, &fh, sizeof(fh));
+	/* attrs known now go first, as perf has them: a cut file is readable */
+	if (!err && h->nr_attrs)
+		err = write_attrs(h, w, &fh);
+	h->data.offset = w->pos;
+	if (err || !h->nr_attrs)
+		return err;
+	h->attrs_sec = fh.attrs;
+	h->attr_size = fh.attr_size;
+	fh.data.offset = h->data.offset;
+	err = perfx_writer__flush(w);
+	return err ? err : perfx_writer__pwrite(w, &fh, sizeof(fh), 0);
 }
 
 /* The feature table right after the data (where perf looks), then the bodies. */
@@ -538,28 +577,18 @@ static int write_features(struct perfx_header *h, struct perfx_writer *w,
 	return err;
 }
 
-/* Each attr's ids, then the attrs table pointing at them. */
-static int write_attrs(struct perfx_header *h, struct perfx_writer *w,
-		       struct perf_file_header *fh)
+int perfx_header__write_file_cut(struct perfx_header *h, struct perfx_writer *w,
+				 __u64 data_size)
 {
-	char buf[PERF_ATTR_MAX_SIZE + sizeof(struct perf_file_section)];
-	__u32 slot = attr_slot(h);
-	__u64 ids_pos = w->pos;
-	int i, err = 0;
+	struct perf_file_header fh = {
+		.magic = PERF_MAGIC2,
+		.size = sizeof(fh),
+		.attr_size = h->attr_size,
+		.attrs = h->attrs_sec,
+		.data = { h->data.offset, data_size },
+	};
 
-	for (i = 0; i < h->nr_attrs && !err; i++)
-		err = perfx_writer__write(w, h->attrs[i].ids, h->attrs[i].nr_ids * sizeof(__u64));
-	fh->attr_size = slot + sizeof(struct perf_file_section);
-	fh->attrs = (struct perf_file_section){ w->pos, h->nr_attrs * fh->attr_size };
-	for (i = 0; i < h->nr_attrs && !err; i++) {
-		struct perf_file_section ids = { ids_pos, h->attrs[i].nr_ids * sizeof(__u64) };
-
-		attr_pad(buf, &h->attrs[i], slot);
-		memcpy(buf + slot, &ids, sizeof(ids));
-		err = perfx_writer__write(w, buf, slot + sizeof(ids));
-		ids_pos += ids.size;
-	}
-	return err;
+	return perfx_writer__pwrite(w, &fh, sizeof(fh), 0);
 }
 
 int perfx_header__write_file_finish(struct perfx_header *h, struct perfx_writer *w,
@@ -573,8 +602,12 @@ int perfx_header__write_file_finish(struct perfx_header *h, struct perfx_writer 
 	int err;
 
 	err = write_features(h, w, &fh);
-	if (!err)
+	if (!err && h->attr_size) {
+		fh.attrs = h->attrs_sec;
+		fh.attr_size = h->attr_size;
+	} else if (!err) {
 		err = write_attrs(h, w, &fh);
+	}
 	if (!err)
 		err = perfx_writer__flush(w);
 	if (!err)
@@ -627,15 +660,39 @@ static int write_build_id_records(struct perfx_header *h, struct perfx_writer *w
 }
 
 /* HEADER_FEATURE records, but build-ids go as their own records */
+/*
+ * perf's TRACING_DATA record: a 12-byte record saying how many bytes
+ * follow it, outside its size: the data, padded to 8.
+ */
+static int write_tracing_data_record(struct perfx_header *h, struct perfx_writer *w)
+{
+	static const char zeros[8];
+	size_t size = h->feat_size[HEADER_TRACING_DATA], aligned = (size + 7) & ~(size_t)7;
+	struct {
+		struct perf_event_header header;
+		__u32 size;
+	} __attribute__((packed)) td = {
+		{ PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(td) }, aligned,
+	};
+	int err;
+
+	if (aligned > UINT32_MAX)
+		return -EOPNOTSUPP;
+	err = perfx_writer__write(w, &td, sizeof(td));
+	if (!err)
+		err = perfx_writer__write(w, h->feat[HEADER_TRACING_DATA], size);
+	return err ? err : perfx_writer__write(w, zeros, aligned - size);
+}
+
 static int write_feature_records(struct perfx_header *h, struct perfx_writer *w)
 {
 	struct perf_record_header_feature fe = { .header.type = PERF_RECORD_HEADER_FEATURE };
 	int i, err = 0;
 
 	for (i = 1; i < HEADER_LAST_FEATURE && !err; i++) {
-		if (!h->feat[i] || i == HEADER_BUILD_ID)
+		if (!h->feat[i] || i == HEADER_BUILD_ID || i == HEADER_TRACING_DATA)
 			continue;
-		if (i == HEADER_TRACING_DATA || sizeof(fe) + h->feat_size[i] > 0xffff)
+		if (sizeof(fe) + h->feat_size[i] > 0xffff)
 			return -EOPNOTSUPP;
 		fe.header.size = sizeof(fe) + h->feat_size[i];
 		fe.feat_id = i;
@@ -643,6 +700,8 @@ static int write_feature_records(struct perfx_header *h, struct perfx_writer *w)
 		if (!err)
 			err = perfx_writer__write(w, h->feat[i], h->feat_size[i]);
 	}
+	if (!err && h->feat[HEADER_TRACING_DATA])
+		err = write_tracing_data_record(h, w);
 	return err ? err : write_build_id_records(h, w);
 }
 

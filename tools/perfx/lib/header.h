@@ -69,6 +69,8 @@ struct perfx_header {
 	void			*feat[HEADER_LAST_FEATURE];	/* feature bodies, */
 	size_t			feat_size[HEADER_LAST_FEATURE];	/* as written */
 	struct perf_file_section data;				/* file mode */
+	struct perf_file_section attrs_sec;	/* file mode: attrs written at the start */
+	__u64			attr_size;
 };
 
 void perfx_header__exit(struct perfx_header *h);
@@ -92,13 +94,21 @@ int perfx_header__read_record(struct perfx_header *h, const char *name,
 
 struct perfx_writer;
 /*
- * File mode: _start writes a placeholder header, the data follows it;
- * _finish writes the features after @data_size bytes of records, then the
- * attrs (a pipe's are known only at its end), then the real header.
+ * File mode: _start writes a header with the attrs known so far and a data
+ * size of 0 (what perf reads as "not properly terminated"), the data
+ * follows; _finish writes the features after @data_size bytes of records,
+ * then the attrs if _start had none (a pipe's are known only at its end),
+ * then the final header.
  */
 int perfx_header__write_file_start(struct perfx_header *h, struct perfx_writer *w);
 int perfx_header__write_file_finish(struct perfx_header *h, struct perfx_writer *w,
 				    __u64 data_size);
+/*
+ * File mode, when the data could not all be written: the header of
+ * _start, saying there are @data_size bytes of records and no features.
+ */
+int perfx_header__write_file_cut(struct perfx_header *h, struct perfx_writer *w,
+				 __u64 data_size);
 /* Pipe mode: the pipe header and, if @synth, HEADER_ATTR and HEADER_FEATURE records */
 int perfx_header__write_pipe(struct perfx_header *h, struct perfx_writer *w, bool synth);
 

@@ -35,6 +35,7 @@
 #include "evlist.h"
 #include "evsel.h"
 #include "parse-events.h"
+#include "sysfs.h"
 #include "util.h"
 
 #define HW(n, a, c)	{ n, a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c }
@@ -273,36 +274,6 @@ static int parse_error(struct parser *p, const char *at, int err, const char *fm
 }
 
 /*
- * A sysfs/tracefs file's one line, trailing blanks dropped: -errno when it
- * cannot be read (-EISDIR for a directory), -EFBIG when it does not fit
- * @buf (a cut value would parse as another one), -EINVAL for a NUL byte.
- */
-static int read_file(const char *path, char *buf, size_t size)
-{
-	int err = 0;
-	size_t n;
-	FILE *f;
-
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, size - 1, f);
-	if (ferror(f))
-		err = errno ? -errno : -EIO;
-	else if (n == size - 1 && fgetc(f) != EOF)
-		err = -EFBIG;
-	fclose(f);
-	buf[err ? 0 : n] = '\0';
-	if (err)
-		return err;
-	if (strlen(buf) != n)
-		return -EINVAL;
-	while (n && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
-	return 0;
-}
-
-/*
  * A number as perf's lexer takes one: decimal digits, or 0x and hex digits
  * ("010" is ten, as in perf; "0X10" is no number).
  */
@@ -326,7 +297,7 @@ static int parse_u64(const char *s, __u64 *val)
 	return 0;
 }
 
-/* why read_file() failed, for an error message */
+/* why sysfs__read() failed, for an error message */
 static const char *read_strerror(int err)
 {
 	if (err == -EINVAL)
@@ -575,7 +546,7 @@ static int pmu_term(struct parser *p, const char *pmu, struct perf_event_attr *a
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/%s/format/%s", root, pmu, name);
-	err = read_file(path, buf, sizeof(buf));
+	err = sysfs__read(path, buf, sizeof(buf));
 	if (!err) {
 		err = pmu_format_apply(attr, buf, val);
 		if (err == -ERANGE)
@@ -592,7 +563,7 @@ static int pmu_term(struct parser *p, const char *pmu, struct perf_event_attr *a
 	snprintf(path, sizeof(path), "%s/%s/events/%s", root, pmu, name);
 	if (eq || depth)
 		goto out_unknown;
-	err = read_file(path, buf, sizeof(buf));
+	err = sysfs__read(path, buf, sizeof(buf));
 	if (err == -ENOENT)
 		goto out_unknown;
 	if (err)
@@ -634,7 +605,7 @@ static int parse_pmu_event(struct parser *p, const char *start, size_t pmulen,
 		goto out_free;
 	}
 	snprintf(path, sizeof(path), "%s/%s/type", root, pmu);
-	err = read_file(path, buf, sizeof(buf));
+	err = sysfs__read(path, buf, sizeof(buf));
 	if (err == -ENOENT || err == -ENOTDIR) {
 		err = parse_error(p, start, -ENOENT, "unknown PMU '%s' (no %s)", pmu, path);
 		goto out_free;
@@ -668,7 +639,7 @@ static int parse_tracepoint(struct parser *p, const char *tok, size_t syslen,
 
 	snprintf(path, sizeof(path), "%s/%.*s/%.*s/id", parse_events__tracefs(p->env),
 		 (int)syslen, tok, (int)namelen, tok + syslen + 1);
-	err = read_file(path, buf, sizeof(buf));
+	err = sysfs__read(path, buf, sizeof(buf));
 	if (err == -ENOENT || err == -ENOTDIR)
 		return parse_error(p, tok, -ENOENT, "unknown tracepoint '%.*s' (no %s)",
 				   (int)(syslen + 1 + namelen), tok, path);

@@ -99,6 +99,24 @@ int perfx_session__open(struct perfx_session *s, int fd, const char *name)
 	return err;
 }
 
+int perfx_session__open_range(struct perfx_session *s, int fd, const char *name,
+			      const struct perfx_header *h, __u64 start, __u64 end)
+{
+	int i, err;
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	err = perfx_reader__init(&s->reader, fd, name);
+	for (i = 0; i < h->nr_attrs && !err; i++)
+		err = perfx_header__add_attr(&s->header, h->attrs[i].attr, h->attrs[i].size,
+					     h->attrs[i].ids, h->attrs[i].nr_ids);
+	if (!err)
+		err = perfx_reader__seek(&s->reader, start, end);
+	if (err)
+		perfx_session__close(s);
+	return err;
+}
+
 void perfx_session__close(struct perfx_session *s)
 {
 	perfx_reader__exit(&s->reader);

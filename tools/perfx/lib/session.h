@@ -29,6 +29,12 @@ struct perfx_sample {
 };
 
 int perfx_session__open(struct perfx_session *s, int fd, const char *name);
+/*
+ * The records in [@start, @end) of a file being written, whose header is
+ * not final yet: @h gives the attrs.
+ */
+int perfx_session__open_range(struct perfx_session *s, int fd, const char *name,
+			      const struct perfx_header *h, __u64 start, __u64 end);
 void perfx_session__close(struct perfx_session *s);
 /* As perfx_reader__next(), and a pipe's attrs and features are kept. */
 int perfx_session__next(struct perfx_session *s, const struct perf_event_header **ev,

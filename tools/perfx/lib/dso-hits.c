@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Finding the DSOs that a perf.data stream's samples hit.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debug.h"
+#include "dso-hits.h"
+
+#define NAME_ALIGN	64
+#define HOST_KERNEL_ID	(-1)
+#define MAX_PENDING	4096
+
+int dso_hits__init(struct dso_hits *h, struct perfx_session *s, bool all,
+		   int (*hit)(void *arg, struct dso *dso, __u16 cpumode), void *arg)
+{
+	memset(h, 0, sizeof(*h));
+	h->session = s;
+	h->all = all;
+	h->hit = hit;
+	h->arg = arg;
+	h->pending = calloc(MAX_PENDING, sizeof(*h->pending));
+	if (!h->pending)
+		return -ENOMEM;
+	return machine__init(&h->machine);
+}
+
+void dso_hits__exit(struct dso_hits *h)
+{
+	machine__exit(&h->machine);
+	free(h->pending);
+	h->pending = NULL;
+}
+
+static int dso_hits__hit(struct dso_hits *h, struct dso *dso, __u16 cpumode)
+{
+	if (dso->hit)
+		return 0;
+	dso->hit = true;
+	return h->hit(h->arg, dso, cpumode);
+}
+
+/* MMAP and MMAP2: the map, and with @all the DSO is a hit */
+static int dso_hits__mmap(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos)
+{
+	size_t off = ev->type == PERF_RECORD_MMAP ? 40 : 72;
+	const char *p = (const char *)ev, *name = p + off;
+	__u16 cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct dso *dso;
+	int err;
+
+	if (ev->size <= off) {
+		pr_err("%s: byte offset %llu: %s record of size %u: too small for its %zu-byte fields and a name (EINVAL)\n",
+		       h->session->name, (unsigned long long)pos, perfx_record__name(ev->type),
+		       ev->size, off);
+		return -EINVAL;
+	}
+	err = machine__add_map(&h->machine, cpumode, perfx__get_u32(p + 8),
+			       perfx__get_u64(p + 16), perfx__get_u64(p + 24), name,
+			       strnlen(name, ev->size - off), &dso);
+	if (err || !dso)
+		return err;
+	if (ev->type == PERF_RECORD_MMAP2 && (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+	    !dso->bid_read)
+		dso__set_build_id(dso, p + 44, p[40] < BUILD_ID_SIZE ? p[40] : BUILD_ID_SIZE);
+	return h->all ? dso_hits__hit(h, dso, cpumode) : 0;
+}
+
+static int dso_hits__sample(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos)
+{
+	struct perfx_sample sample;
+	struct dso *dso;
+	int err;
+
+	h->nr_samples++;
+	if (h->all)
+		return 0;
+	err = perfx_session__parse_sample(h->session, ev, pos, &sample);
+	if (err || !sample.has_ip)
+		return err;
+	dso = machine__find_dso(&h->machine, sample.cpumode, sample.pid, sample.ip);
+	if (dso)
+		return dso_hits__hit(h, dso, sample.cpumode);
+	if (h->nr_pending < MAX_PENDING)
+		h->pending[h->nr_pending++] = sample;
+	return 0;
+}
+
+/* after a map or a fork: the round's earlier samples it now explains */
+static int dso_hits__pending(struct dso_hits *h)
+{
+	int i, err = 0;
+
+	for (i = 0; i < h->nr_pending && !err; i++) {
+		struct perfx_sample *s = &h->pending[i];
+		struct dso *dso = machine__find_dso(&h->machine, s->cpumode, s->pid, s->ip);
+
+		if (!dso)
+			continue;
+		err = dso_hits__hit(h, dso, s->cpumode);
+		h->pending[i--] = h->pending[--h->nr_pending];
+	}
+	return err;
+}
+
+static int dso_hits__fork(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos)
+{
+	const char *p = (const char *)ev;
+
+	if (ev->size < 24) {
+		pr_err("%s: byte offset %llu: FORK record of size %u: less than 24 bytes (EINVAL)\n",
+		       h->session->name, (unsigned long long)pos, ev->size);
+		return -EINVAL;
+	}
+	return machine__fork(&h->machine, perfx__get_u32(p + 8), perfx__get_u32(p + 12));
+}
+
+int dso_hits__record(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos)
+{
+	int err;
+
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		err = dso_hits__mmap(h, ev, pos);
+		return err || !h->nr_pending ? err : dso_hits__pending(h);
+	case PERF_RECORD_FORK:
+		if (h->all)
+			return 0;
+		err = dso_hits__fork(h, ev, pos);
+		return err || !h->nr_pending ? err : dso_hits__pending(h);
+	case PERF_RECORD_SAMPLE:
+		return dso_hits__sample(h, ev, pos);
+	case PERF_RECORD_FINISHED_ROUND:
+		h->nr_pending = 0;
+		return 0;
+	}
+	return 0;
+}
+
+size_t dso__build_id_record(struct dso *dso, __u16 cpumode, void *buf)
+{
+	struct perf_record_header_build_id *b = buf;
+	size_t len = strlen(dso->name), size;
+
+	if (dso__read_build_id(dso))
+		return 0;
+	size = sizeof(*b) + ((len + NAME_ALIGN) & ~(size_t)(NAME_ALIGN - 1));
+	if (size >= BUILD_ID_RECORD_MAX)
+		return 0;	/* no record can hold the name */
+	memset(b, 0, size);
+	b->header.type = PERF_RECORD_HEADER_BUILD_ID;
+	b->header.misc = cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE;
+	b->header.size = size;
+	b->pid = HOST_KERNEL_ID;
+	memcpy(b->build_id, dso->bid.data, dso->bid.size);
+	b->size = dso->bid.size;
+	memcpy(b->filename, dso->name, len);
+	return size;
+}

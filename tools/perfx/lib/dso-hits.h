@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_DSO_HITS_H
+#define __PERFX_DSO_HITS_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+
+#include "machine.h"
+#include "session.h"
+
+/*
+ * The DSOs a stream's samples hit, or with @all every DSO it maps, as
+ * perf inject -b and perf record's build-id pass find them: the maps of
+ * MMAP, MMAP2 and FORK records, and each sample's address looked up in
+ * them.  @hit is called once a DSO, before the record that made it known
+ * is done with.
+ *
+ * perf record writes each CPU's buffer in turn, so a sample can come
+ * before the MMAP of its CPU-mate's exec in the same round: such samples
+ * are remembered until the round ends, and a later map that covers one
+ * makes it a hit then, still before the round's FINISHED_ROUND.
+ */
+struct dso_hits {
+	struct machine		machine;
+	struct perfx_session	*session;
+	bool			all;
+	int			(*hit)(void *arg, struct dso *dso, __u16 cpumode);
+	void			*arg;
+	struct perfx_sample	*pending;
+	int			nr_pending;
+	unsigned long long	nr_samples;
+};
+
+int dso_hits__init(struct dso_hits *h, struct perfx_session *s, bool all,
+		   int (*hit)(void *arg, struct dso *dso, __u16 cpumode), void *arg);
+void dso_hits__exit(struct dso_hits *h);
+/* Looks at one record of the session; @hit's errors are returned. */
+int dso_hits__record(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos);
+
+/* A HEADER_BUILD_ID record as perf writes it: the name padded to 64. */
+struct perf_record_header_build_id {
+	struct perf_event_header header;
+	__s32	pid;
+	__u8	build_id[BUILD_ID_SIZE];
+	__u8	size;
+	__u8	reserved1;
+	__u16	reserved2;
+	char	filename[];
+};
+
+#define BUILD_ID_RECORD_MAX	0x10000
+
+/*
+ * @dso's HEADER_BUILD_ID record of @cpumode into @buf (BUILD_ID_RECORD_MAX
+ * bytes): its size, or 0 when it has no build-id or its name is too long.
+ */
+size_t dso__build_id_record(struct dso *dso, __u16 cpumode, void *buf);
+
+#endif /* __PERFX_DSO_HITS_H */

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_FEATURE_H
+#define __PERFX_FEATURE_H
+
+#include <linux/types.h>
+
+struct perfx_header;
+
+/* perf's header feature ids (util/header.h) that a recording writes */
+enum {
+	HEADER_HOSTNAME		= 3,
+	HEADER_OSRELEASE	= 4,
+	HEADER_VERSION		= 5,
+	HEADER_ARCH		= 6,
+	HEADER_NRCPUS		= 7,
+	HEADER_CPUDESC		= 8,
+	HEADER_CPUID		= 9,
+	HEADER_TOTAL_MEM	= 10,
+	HEADER_CMDLINE		= 11,
+	HEADER_EVENT_DESC	= 12,
+	HEADER_CPU_TOPOLOGY	= 13,
+	HEADER_NUMA_TOPOLOGY	= 14,
+	HEADER_CLOCKID		= 23,
+};
+
+/*
+ * A body being built: perf's do_write() and do_write_string() formats,
+ * strings as a u32 length (the NUL included, padded to 64) and the bytes.
+ */
+struct feature_buf {
+	char	*p;
+	size_t	len;
+	size_t	alloc;
+	int	err;		/* the first failure; later writes do nothing */
+};
+
+void feature_buf__write(struct feature_buf *b, const void *p, size_t len);
+void feature_buf__u32(struct feature_buf *b, __u32 v);
+void feature_buf__u64(struct feature_buf *b, __u64 v);
+void feature_buf__string(struct feature_buf *b, const char *s);
+/* Sets feature @id of @h to the body and frees it; returns the first error. */
+int feature_buf__commit(struct feature_buf *b, struct perfx_header *h, int id);
+
+/*
+ * The features that describe this machine, read from uname(2), /proc
+ * and /sys: HOSTNAME, OSRELEASE, VERSION (@version), ARCH, NRCPUS,
+ * CPUDESC, CPUID (x86), TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY; and
+ * CMDLINE, @argv after the path of the running executable.  A file it
+ * cannot read leaves its feature out, as perf does; other errors return.
+ */
+int feature__add_machine(struct perfx_header *h, const char *version, int argc,
+			 const char **argv);
+/* EVENT_DESC: @h's attrs and ids, @names the events' names in their order */
+int feature__add_event_desc(struct perfx_header *h, const char * const *names);
+/* CLOCKID: the resolution in ns of the clock the samples' times use */
+int feature__add_clockid(struct perfx_header *h, int clockid);
+
+#endif /* __PERFX_FEATURE_H */

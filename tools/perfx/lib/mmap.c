@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading a perf ring buffer, as perf's util/mmap.c does: the head is
+ * read with acquire semantics before the data, the tail written with
+ * release semantics after it (the kernel's side of the protocol is in
+ * kernel/events/ring_buffer.c).
+ */
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "mmap.h"
+
+int perf_mmap__map(struct perf_mmap *m, int fd, int cpu, unsigned int pages)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!pages || (pages & (pages - 1)))
+		return -EINVAL;
+	m->len = (pages + 1) * page;
+	m->base = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m->base == MAP_FAILED) {
+		m->base = NULL;
+		return -errno;
+	}
+	m->data = (char *)m->base + page;
+	m->mask = pages * page - 1;
+	m->fd = fd;
+	m->cpu = cpu;
+	m->start = m->end = 0;
+	return 0;
+}
+
+void perf_mmap__unmap(struct perf_mmap *m)
+{
+	if (m->base)
+		munmap(m->base, m->len);
+	m->base = NULL;
+}
+
+__u64 perf_mmap__read_init(struct perf_mmap *m)
+{
+	struct perf_event_mmap_page *pc = m->base;
+
+	m->start = __atomic_load_n(&pc->data_tail, __ATOMIC_RELAXED);
+	m->end = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	return m->end - m->start;
+}
+
+int perf_mmap__push(struct perf_mmap *m, int (*push)(void *arg, const void *p, size_t len),
+		    void *arg)
+{
+	size_t from = m->start & m->mask, len = m->end - m->start;
+	size_t first = len;
+	int err;
+
+	if (!len)
+		return 0;
+	if (from + len > m->mask + 1)
+		first = m->mask + 1 - from;
+	err = push(arg, m->data + from, first);
+	if (!err && first < len)
+		err = push(arg, m->data, len - first);
+	return err;
+}
+
+void perf_mmap__consume(struct perf_mmap *m)
+{
+	struct perf_event_mmap_page *pc = m->base;
+
+	__atomic_store_n(&pc->data_tail, m->end, __ATOMIC_RELEASE);
+	m->start = m->end;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_MMAP_H
+#define __PERFX_MMAP_H
+
+#include <linux/perf_event.h>
+#include <stddef.h>
+
+/*
+ * One perf ring buffer: the control page and 2^n data pages the kernel
+ * writes records into.  The reader takes [tail, head) in one pass: the
+ * kernel only moves head past whole records, so a pass is whole records,
+ * in at most two pieces where it wraps.
+ */
+struct perf_mmap {
+	void	*base;
+	char	*data;		/* base + one page */
+	size_t	len;		/* the mapping: control page + data */
+	size_t	mask;		/* data size - 1 */
+	int	fd;
+	int	cpu;		/* -1: a per-task buffer */
+	__u64	start;		/* this pass: from the tail... */
+	__u64	end;		/* ...to the head read at its start */
+};
+
+/* Map @fd's ring buffer of @pages data pages (a power of 2). */
+int perf_mmap__map(struct perf_mmap *m, int fd, int cpu, unsigned int pages);
+void perf_mmap__unmap(struct perf_mmap *m);
+/* Start a pass over what the kernel wrote so far; returns its bytes. */
+__u64 perf_mmap__read_init(struct perf_mmap *m);
+/*
+ * Hands the pass to @push in one or two pieces of whole records (two
+ * where it wraps: then a record may be split between them).  Stops at
+ * @push's first error, which is returned.
+ */
+int perf_mmap__push(struct perf_mmap *m, int (*push)(void *arg, const void *p, size_t len),
+		    void *arg);
+/* Give the pass's bytes back to the kernel. */
+void perf_mmap__consume(struct perf_mmap *m);
+
+#endif /* __PERFX_MMAP_H */
