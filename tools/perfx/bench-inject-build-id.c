@@ -322,22 +322,6 @@ static void inject_loop(struct inject_bench *b, bool all)
 	       stats__avg(&mem_stats), stats__stddev(&mem_stats));
 }
 
-static int parse_uint(const char *name, const char *arg, unsigned int *val)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(arg, &end, 0);
-	if (!*arg || *end || errno || v > ~0U || *arg == '-') {
-		fprintf(stderr, " Error: switch '%c' expects a numerical value\n", name[1]);
-		usage_with_options_names(stderr, inject_bench_usage, inject_bench_options, name);
-		return USAGE_EXIT_STATUS;
-	}
-	*val = v;
-	return 0;
-}
-
 static int inject_bench__parse(struct inject_bench *b, int argc, char **argv)
 {
 	struct option_parser p;
@@ -351,13 +335,16 @@ static int inject_bench__parse(struct inject_bench *b, int argc, char **argv)
 	while (!err && (c = option_parser__next(&p)) != -1) {
 		switch (c) {
 		case 'i':
-			err = parse_uint("-i", optarg, &b->iterations);
+			err = usage_parse_uint(stderr, inject_bench_usage, inject_bench_options, c,
+					       argv, optind, optarg, &b->iterations);
 			break;
 		case 'm':
-			err = parse_uint("-m", optarg, &b->nr_mmaps);
+			err = usage_parse_uint(stderr, inject_bench_usage, inject_bench_options, c,
+					       argv, optind, optarg, &b->nr_mmaps);
 			break;
 		case 'n':
-			err = parse_uint("-n", optarg, &b->nr_samples);
+			err = usage_parse_uint(stderr, inject_bench_usage, inject_bench_options, c,
+					       argv, optind, optarg, &b->nr_samples);
 			break;
 		case 'v':
 			b->verbose++;

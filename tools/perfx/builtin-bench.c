@@ -8,6 +8,7 @@
 
 int bench_sched_pipe(int argc, char **argv);
 int bench_inject_build_id(int argc, char **argv);
+int bench_synthesize(int argc, char **argv);
 
 int cmd_bench(int argc, char **argv)
 {
@@ -15,6 +16,8 @@ int cmd_bench(int argc, char **argv)
 		return bench_sched_pipe(argc - 2, argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "internals") && !strcmp(argv[2], "inject-build-id"))
 		return bench_inject_build_id(argc - 2, argv + 2);
+	if (argc >= 3 && !strcmp(argv[1], "internals") && !strcmp(argv[2], "synthesize"))
+		return bench_synthesize(argc - 2, argv + 2);
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		bench__usage(stderr);
 		return USAGE_EXIT_STATUS;

@@ -324,3 +324,54 @@ void option_parser__exit(struct option_parser *p)
 	p->longopts = NULL;
 	p->shortopts = NULL;
 }
+
+/* Did the user give option @opt by its long name, in @argv up to @optind? */
+static bool usage_option__given_long(const struct usage_option *opt, char **argv,
+				     int optind_now)
+{
+	int i;
+
+	for (i = optind_now - 1; i >= 1 && i >= optind_now - 2; i--) {
+		const char *a = argv[i];
+		size_t len = strcspn(a + 2, "=");
+
+		if (!strncmp(a, "--", 2) && len && opt->long_name &&
+		    !strncmp(opt->long_name, a + 2, len))
+			return true;
+		if (a[0] == '-' && a[1] != '-')
+			return false;
+	}
+	return false;
+}
+
+int usage_parse_uint(FILE *f, const char * const *usagestr, const struct usage_option *opts,
+		     int key, char **argv, int optind_now, const char *arg, unsigned int *val)
+{
+	const struct usage_option *opt = opts;
+	const char *what = NULL;
+	char names[64], *end;
+	long v;
+
+	while (!usage_option__end(opt) && (opt->key ? opt->key : opt->short_name) != key)
+		opt++;
+	/* perf's OPT_UINTEGER: no '-' anywhere, then strtol() to the end */
+	if (strchr(arg, '-')) {
+		what = "expects an unsigned numerical value";
+	} else {
+		v = strtol(arg, &end, 10);
+		if (*end)
+			what = "expects a numerical value";
+		*val = (unsigned int)v;
+	}
+	if (!what)
+		return 0;
+	if (usage_option__given_long(opt, argv, optind_now) || !opt->short_name) {
+		fprintf(f, " Error: option '%s' %s\n", opt->long_name, what);
+		snprintf(names, sizeof(names), "%s", opt->long_name);
+	} else {
+		fprintf(f, " Error: switch '%c' %s\n", opt->short_name, what);
+		snprintf(names, sizeof(names), "-%c", opt->short_name);
+	}
+	usage_with_options_names(f, usagestr, opts, names);
+	return USAGE_EXIT_STATUS;
+}

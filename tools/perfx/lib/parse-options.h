@@ -67,6 +67,15 @@ void usage_with_options_names(FILE *f, const char * const *usagestr,
  */
 int usage_getopt_error(FILE *f, const char * const *usagestr,
 		       const struct usage_option *opts, int optopt, const char *arg);
+/*
+ * An unsigned value of the option whose key is @key, as perf's
+ * OPT_UINTEGER reads it (any '-' refused, strtol() to the end); after a
+ * bad one, perf's error naming the switch or option as the user gave it
+ * (@argv up to getopt's @optind_now tells) and that option's usage.
+ * Returns 0 or USAGE_EXIT_STATUS.
+ */
+int usage_parse_uint(FILE *f, const char * const *usagestr, const struct usage_option *opts,
+		     int key, char **argv, int optind_now, const char *arg, unsigned int *val);
 struct option;
 
 /* getopt_long() over a usage_option table: "+": options end at a command */

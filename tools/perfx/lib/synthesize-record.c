@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The synthesized records' layouts (include/uapi/linux/perf_event.h). */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "synthesize-record.h"
+
+#define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
+
+void synth_buf__init(struct synth_buf *b, __u16 id_hdr_size)
+{
+	*b = (struct synth_buf){ .id_hdr_size = id_hdr_size };
+}
+
+void synth_buf__exit(struct synth_buf *b)
+{
+	free(b->p);
+	synth_buf__init(b, b->id_hdr_size);
+}
+
+void synth_buf__reset(struct synth_buf *b)
+{
+	b->len = 0;
+	b->nr = 0;
+}
+
+/*
+ * A zeroed record of @body bytes after its header plus the trailer, its
+ * header filled: where to write the body, or NULL without memory.
+ */
+static void *synth_buf__add(struct synth_buf *b, __u32 type, __u16 misc, size_t body)
+{
+	struct perf_event_header h = { .type = type, .misc = misc };
+	size_t size = sizeof(h) + body + b->id_hdr_size;
+	char *p;
+
+	if (b->len + size > b->cap) {
+		size_t cap = b->cap ? b->cap : 16384;
+
+		while (cap < b->len + size)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p)
+			return NULL;
+		b->p = p;
+		b->cap = cap;
+	}
+	p = b->p + b->len;
+	memset(p, 0, size);
+	h.size = size;
+	memcpy(p, &h, sizeof(h));
+	b->len += size;
+	b->nr++;
+	return p + sizeof(h);
+}
+
+int synth_buf__comm(struct synth_buf *b, __u32 pid, __u32 tid, const char *comm)
+{
+	size_t len = strlen(comm) + 1;
+	__u32 ids[2] = { pid, tid };
+	char *p = synth_buf__add(b, PERF_RECORD_COMM, 0, sizeof(ids) + ALIGN8(len));
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, ids, sizeof(ids));
+	memcpy(p + sizeof(ids), comm, len);
+	return 0;
+}
+
+int synth_buf__fork(struct synth_buf *b, __u32 pid, __u32 ppid, __u32 tid, __u32 ptid)
+{
+	__u32 ids[4] = { pid, ppid, tid, ptid };
+	char *p = synth_buf__add(b, PERF_RECORD_FORK, PERF_RECORD_MISC_FORK_EXEC,
+				 sizeof(ids) + sizeof(__u64));
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, ids, sizeof(ids));
+	return 0;
+}
+
+static void put_name(char *p, const struct synth_mmap *m)
+{
+	memcpy(p, m->name, m->name_len < SYNTH_NAME_MAX ? m->name_len : SYNTH_NAME_MAX);
+}
+
+static size_t name_size(const struct synth_mmap *m)
+{
+	return ALIGN8((m->name_len < SYNTH_NAME_MAX ? m->name_len : SYNTH_NAME_MAX) + 1);
+}
+
+int synth_buf__mmap2(struct synth_buf *b, const struct synth_mmap *m)
+{
+	struct {
+		__u32 pid, tid;
+		__u64 start, len, pgoff;
+		__u32 maj, min;
+		__u64 ino, ino_generation;
+		__u32 prot, flags;
+	} body = {
+		m->pid, m->tid, m->start, m->len, m->pgoff, m->maj, m->min, m->ino, 0,
+		m->prot, m->flags,
+	};
+	char *p = synth_buf__add(b, PERF_RECORD_MMAP2, m->misc, sizeof(body) + name_size(m));
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, &body, sizeof(body));
+	put_name(p + sizeof(body), m);
+	return 0;
+}
+
+int synth_buf__mmap(struct synth_buf *b, const struct synth_mmap *m)
+{
+	struct {
+		__u32 pid, tid;
+		__u64 start, len, pgoff;
+	} body = { m->pid, m->tid, m->start, m->len, m->pgoff };
+	char *p = synth_buf__add(b, PERF_RECORD_MMAP, m->misc, sizeof(body) + name_size(m));
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, &body, sizeof(body));
+	put_name(p + sizeof(body), m);
+	return 0;
+}
