@@ -381,7 +381,7 @@ static int synth__run(struct perfx_writer *w, const struct synthesize_opts *opts
 	if (err)
 		goto out_worker;
 	err = fn(&wk, arg);
-	if (!err)
+	if (!err && out.len)
 		err = perfx_writer__write(w, out.p, out.len);
 	synth_ctx__exit(&ctx);
 out_worker:
@@ -488,7 +488,8 @@ static void synth_pool__complete(struct synth_pool *pool, unsigned int i, int er
 		pool->err = err;
 	while (!pool->err && pool->written < pool->nr_chunks &&
 	       (c = &pool->chunks[pool->written])->done) {
-		pool->err = perfx_writer__write(pool->w, c->buf.p, c->buf.len);
+		if (c->buf.len)
+			pool->err = perfx_writer__write(pool->w, c->buf.p, c->buf.len);
 		pool->nr_records += c->buf.nr;
 		synth_buf__exit(&c->buf);
 		pool->written++;

@@ -1,32 +1,49 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# fuzz.sh - a short smoke run of the reader's libFuzzer target over a seed
-# corpus of perf's and perfx's files and pipes: no crash, leak or
-# sanitizer report in FUZZ_TIME seconds (default 20).
-# env: PERFX, FUZZER (the target; absent without clang).  Prints TAP lines.
+# fuzz.sh - short smoke runs of the libFuzzer targets: the perf.data
+# reader over a seed corpus of perf's and perfx's files and pipes, for
+# FUZZ_TIME seconds (default 20), and the /proc parsers over this
+# machine's maps, stat, status, kallsyms, modules and mounts, for half as
+# long: no crash, leak or sanitizer report.
+# env: PERFX, FUZZER, FUZZER_PROCFS (the targets; absent without clang).
+# Prints TAP lines.
 set -uo pipefail
 
 PERFX=${PERFX:?}
 . "$(dirname "$0")/tap.sh"
 tap_init fuzz
-what="the reader survives ${FUZZ_TIME:-20} s of libFuzzer"
-if [ -z "${FUZZER:-}" ] || [ ! -x "$FUZZER" ]; then
-	skip "$what" "no clang: the target was not built"
-	exit 0
-fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/corpus"
-if command -v perf > /dev/null &&
+
+# fuzz WHAT TARGET CORPUS SECONDS MAX_LEN
+fuzz()
+{
+	local what="$4 s of libFuzzer on $1: no crash, leak or sanitizer report"
+
+	if [ -z "$2" ] || [ ! -x "$2" ]; then
+		skip "$what" "no clang: the target was not built"
+		return
+	fi
+	if "$2" -max_total_time="$4" -max_len="$5" -rss_limit_mb=1024 \
+		-artifact_prefix="$work/" "$3" > "$work/log" 2>&1; then
+		ok "$what ($(grep -oE '#[0-9]+' "$work/log" | tail -1 | tr -d '#') runs)"
+	else
+		notok "$what"
+		grep -E 'ERROR|SUMMARY|artifact' "$work/log" | sed 's/^/#   /' | head -8
+	fi
+}
+
+mkdir "$work/corpus" "$work/proc"
+if [ -n "${FUZZER:-}" ] && command -v perf > /dev/null &&
    perf record -q -e cpu-clock -o "$work/corpus/perf.data" -- ls / > /dev/null 2>&1; then
 	perf record -q -e cpu-clock -o - -- ls / 2> /dev/null > "$work/corpus/perf.pipe"
 	"$PERFX" inject -b -i "$work/corpus/perf.data" -o "$work/corpus/perfx.data" 2> /dev/null
 	"$PERFX" inject -b -i "$work/corpus/perf.data" > "$work/corpus/perfx.pipe" 2> /dev/null
 fi
-if "$FUZZER" -max_total_time="${FUZZ_TIME:-20}" -max_len=65536 -rss_limit_mb=1024 \
-	-artifact_prefix="$work/" "$work/corpus" > "$work/log" 2>&1; then
-	ok "$what ($(grep -oE '#[0-9]+' "$work/log" | tail -1 | tr -d '#') runs)"
-else
-	notok "$what"
-	grep -E 'ERROR|SUMMARY|artifact' "$work/log" | sed 's/^/#   /' | head -8
-fi
+fuzz "the reader" "${FUZZER:-}" "$work/corpus" "${FUZZ_TIME:-20}" 65536
+
+for f in self/maps self/stat self/status self/comm modules mounts; do
+	[ -r "/proc/$f" ] && cat "/proc/$f" > "$work/proc/${f//\//-}"
+done
+head -c 4000 /proc/kallsyms > "$work/proc/kallsyms"
+fuzz "the /proc parsers" "${FUZZER_PROCFS:-}" "$work/proc" "$(( ${FUZZ_TIME:-20} / 2 ))" 8192
