@@ -304,7 +304,7 @@ int procfs__parse_stat(const char *buf, size_t len, struct procfs_task *t)
 			p++;
 			continue;
 		}
-		if (*p == '-')
+		if (p < end && *p == '-')
 			p++;
 		if (get_dec(&p, end, &v))
 			return -EINVAL;
