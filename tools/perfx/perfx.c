@@ -25,6 +25,7 @@ static const struct cmd_struct commands[] = {
 	{ "bench", cmd_bench, bench__usage, "General framework for benchmark suites" },
 	{ "inject", cmd_inject, inject__usage, "Filter to augment the events stream with additional information" },
 	{ "list", cmd_list, list__usage, "List all symbolic event types" },
+	{ "record", cmd_record, record__usage, "Run a command and record its profile into perf.data" },
 	{ "stat", cmd_stat, stat__usage, "Run a command and gather performance counter statistics" },
 	{ "help", cmd_help, NULL, NULL },
 };

@@ -1,0 +1,1133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfx record [-e EVENTS] [-a | -C CPUS | -p PID | -t TID] [-o FILE] [-- COMMAND]
+ *
+ * Samples into a perf.data file or pipe that Linux perf reads: the
+ * events get perf's attrs for the same command line, one ring buffer per
+ * CPU takes every event of that CPU, and each pass over the buffers is
+ * written through one buffered writer and closed by a FINISHED_ROUND.
+ * Existing tasks are synthesized first; a file gets perf's header
+ * features, the build-ids of the DSOs that samples hit among them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "lib/cpumap.h"
+#include "lib/data.h"
+#include "lib/debug.h"
+#include "lib/dso-hits.h"
+#include "lib/evlist.h"
+#include "lib/evsel.h"
+#include "lib/feature.h"
+#include "lib/header.h"
+#include "lib/mmap.h"
+#include "lib/parse-events.h"
+#include "lib/parse-options.h"
+#include "lib/record-config.h"
+#include "lib/session.h"
+#include "lib/synthesize.h"
+#include "lib/sysfs.h"
+#include "lib/threadmap.h"
+#include "lib/tracing-data.h"
+#include "lib/workload.h"
+
+static const char * const record_usage[] = {
+	"perfx record [<options>] [<command>]",
+	"perfx record [<options>] -- <command> [<options>]",
+	NULL
+};
+
+enum {
+	OPT_NUM_THREAD_SYNTH = 256,
+	OPT_PROC_MAP_TIMEOUT,
+};
+
+static const struct usage_option record_options[] = {
+	{ 'a', "all-cpus", NULL, "system-wide collection from all CPUs", 0 },
+	{ 'B', "no-buildid", NULL, "do not collect buildids in perf.data", 0 },
+	{ 'C', "cpu", "cpu", "list of cpus to monitor", 0 },
+	{ 'c', "count", "n", "event period to sample", 0 },
+	{ 'e', "event", "event", "event selector. use 'perf list' to list available events", 0 },
+	{ 'F', "freq", "freq or 'max'", "profile at this frequency", 0 },
+	{ 'g', NULL, NULL, "enables call-graph recording", 0 },
+	{ 'i', "no-inherit", NULL, "child tasks do not inherit counters", 0 },
+	{ 'k', "clockid", "clockid", "clockid to use for events, see clock_gettime()", 0 },
+	{ 'm', "mmap-pages", "pages", "number of mmap data pages", 0 },
+	{ 'N', "no-buildid-cache", NULL, "do not update the buildid cache", 0 },
+	{ 'o', "output", "file", "output file name", 0 },
+	{ 'p', "pid", "pid", "record events on existing process id", 0 },
+	{ 'q', "quiet", NULL, "don't print any message", 0 },
+	{ 't', "tid", "tid", "record events on existing thread id", 0 },
+	{ 'v', "verbose", NULL, "be more verbose (show counter open errors, etc)", 0 },
+	{ 0, "num-thread-synthesize", "n",
+	  "number of threads to run for event synthesis", 0, OPT_NUM_THREAD_SYNTH },
+	{ 0, "proc-map-timeout", "n", "per thread proc mmap processing timeout in ms", 0,
+	  OPT_PROC_MAP_TIMEOUT },
+	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
+	{ 0, NULL, NULL, NULL, 0 }
+};
+
+void record__usage(FILE *f)
+{
+	usage_with_options(f, record_usage, record_options);
+}
+
+#define RECORD_MMAP_PAGES	128	/* perf's 512 KiB a CPU */
+
+struct record {
+	struct record_opts	opts;
+	const char		*events[64];
+	int			nr_events;
+	const char		*cpu_list;
+	const char		*pid_list;
+	const char		*tid_list;
+	const char		*output;
+	bool			system_wide;
+	bool			no_buildid;
+	bool			quiet;
+	int			verbose;
+	unsigned int		mmap_pages;
+	struct synthesize_opts	synth;
+	int			argc;
+	char			**argv;
+	struct workload		work;
+	int			workload_status;
+
+	struct evlist		*evlist;
+	bool			default_event;
+	struct perf_mmap	*mmaps;
+	struct pollfd		*pollfd;
+	int			nr_mmaps;
+	struct perfx_header	header;
+	struct perfx_writer	out;
+	bool			pipe;
+	__u64			data_start;	/* where the records begin */
+	__u64			round_end;	/* the end of the last whole pass */
+	unsigned long long	samples;
+	unsigned long		waking;
+	struct feature_buf	bid_table;	/* the BUILD_ID feature */
+	char			bid_rec[BUILD_ID_RECORD_MAX];
+};
+
+static volatile sig_atomic_t done;
+static volatile sig_atomic_t child_exited;
+
+static void sig_handler(int sig)
+{
+	if (sig == SIGCHLD)
+		child_exited = 1;
+	else
+		done = sig;
+}
+
+static int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || *v > max)
+		return -EINVAL;
+	return 0;
+}
+
+/* -m: pages, or a size with B/K/M/G; perf rounds up to a power of two */
+static int parse_mmap_pages(const char *s, unsigned int *pages)
+{
+	unsigned long long v, page = (unsigned long long)sysconf(_SC_PAGESIZE);
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -EINVAL;
+	if (*end) {
+		const char *units = "BKMG", *u = strchr(units, *end & ~0x20);
+
+		if (!u || end[1])
+			return -EINVAL;
+		v = (v << (10 * (u - units))) / page;
+	}
+	if (!v || v > (1ULL << 30))
+		return -EINVAL;
+	*pages = 1;
+	while (*pages < v)
+		*pages <<= 1;
+	return 0;
+}
+
+static int record__bad_value(const char *opt, const char *arg, const char *expected)
+{
+	fprintf(stderr, "perfx record: %s '%s': expected %s (EINVAL)\n", opt, arg, expected);
+	usage_with_options_names(stderr, record_usage, record_options, opt);
+	return USAGE_EXIT_STATUS;
+}
+
+static int record__add_events(struct record *rec, const char *arg)
+{
+	if (rec->nr_events == (int)ARRAY_SIZE(rec->events))
+		return record__bad_value("-e", arg, "at most 64 -e options");
+	rec->events[rec->nr_events++] = arg;
+	return 0;
+}
+
+static int max_sample_rate(unsigned long long *rate)
+{
+	char buf[32];
+
+	if (sysfs__read("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf)) ||
+	    parse_uint(buf, UINT_MAX, rate) || !*rate)
+		return -EINVAL;
+	return 0;
+}
+
+/* -F max: the kernel's perf_event_max_sample_rate */
+static int record__max_freq(struct record *rec)
+{
+	unsigned long long rate;
+
+	if (max_sample_rate(&rate)) {
+		fprintf(stderr, "perfx record: -F max: cannot read /proc/sys/kernel/perf_event_max_sample_rate\n");
+		return 255;
+	}
+	rec->opts.freq = rate;
+	rec->opts.user_freq = true;
+	return 0;
+}
+
+/* as perf: above the kernel's limit the frequency is lowered, with its words */
+static void record__check_freq(struct record *rec)
+{
+	unsigned long long rate;
+
+	if (!rec->opts.user_period && !max_sample_rate(&rate) && rec->opts.freq > rate) {
+		pr_warning("Maximum frequency rate (%llu Hz) exceeded, throttling from %u Hz to %llu Hz.\n"
+			   "The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+			   "The kernel will lower it when perf's interrupts take too long.\n",
+			   rate, rec->opts.freq, rate);
+		rec->opts.freq = rate;
+	}
+}
+
+/* -k: perf's clock names, with or without CLOCK_, or a number */
+static int record__parse_clockid(const char *arg, int *clockid)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	unsigned long long v;
+	size_t i;
+
+	if (!strncasecmp(arg, "CLOCK_", 6))
+		arg += 6;
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		if (!strcasecmp(arg, clocks[i].name)) {
+			*clockid = clocks[i].id;
+			return 0;
+		}
+	}
+	if (parse_uint(arg, INT_MAX, &v))
+		return -EINVAL;
+	*clockid = (int)v;
+	return 0;
+}
+
+static int record__option(struct record *rec, int c, const char *arg)
+{
+	unsigned long long v;
+
+	switch (c) {
+	case 'a':
+		rec->system_wide = true;
+		return 0;
+	case 'B':
+		rec->no_buildid = true;
+		return 0;
+	case 'N':	/* perfx keeps no build-id cache */
+		return 0;
+	case 'C':
+		rec->cpu_list = arg;
+		return 0;
+	case 'c':
+		if (parse_uint(arg, ULLONG_MAX, &v) || !v)
+			return record__bad_value("-c", arg, "a period above 0");
+		rec->opts.period = v;
+		rec->opts.user_period = true;
+		return 0;
+	case 'e':
+		return record__add_events(rec, arg);
+	case 'F':
+		if (!strcmp(arg, "max"))
+			return record__max_freq(rec);
+		if (parse_uint(arg, UINT_MAX, &v) || !v)
+			return record__bad_value("-F", arg, "a frequency above 0 or 'max'");
+		rec->opts.freq = v;
+		rec->opts.user_freq = true;
+		return 0;
+	case 'g':
+		rec->opts.callgraph = true;
+		return 0;
+	case 'i':
+		rec->opts.no_inherit = true;
+		return 0;
+	case 'k':
+		if (record__parse_clockid(arg, &rec->opts.clockid))
+			return record__bad_value("-k", arg,
+						 "a clock name (monotonic, monotonic_raw, realtime, boottime, tai) or number");
+		rec->opts.use_clockid = true;
+		return 0;
+	case 'm':
+		if (parse_mmap_pages(arg, &rec->mmap_pages))
+			return record__bad_value("-m", arg, "a number of pages or a size like 512K");
+		return 0;
+	case 'o':
+		rec->output = arg;
+		return 0;
+	case 'p':
+		rec->pid_list = arg;
+		return 0;
+	case 't':
+		rec->tid_list = arg;
+		return 0;
+	case 'q':
+		rec->quiet = true;
+		return 0;
+	case 'v':
+		rec->verbose++;
+		return 0;
+	case OPT_NUM_THREAD_SYNTH:
+		if (parse_uint(arg, 1024, &v) || !v)
+			return record__bad_value("--num-thread-synthesize", arg, "1 to 1024 threads");
+		rec->synth.nr_threads = v;
+		return 0;
+	case OPT_PROC_MAP_TIMEOUT:
+		if (parse_uint(arg, UINT_MAX, &v))
+			return record__bad_value("--proc-map-timeout", arg, "milliseconds");
+		rec->synth.proc_map_timeout_ms = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int record__parse(struct record *rec, int argc, char **argv)
+{
+	struct option_parser p;
+	int c, err;
+
+	err = option_parser__init(&p, record_options, argc, argv);
+	if (err) {
+		fprintf(stderr, "perfx record: %s\n", strerror(-err));
+		return 1;
+	}
+	while (!err && (c = option_parser__next(&p)) != -1) {
+		if (c == 'h') {
+			usage_with_options_argv(stderr, record_usage, record_options,
+						argc - optind, argv + optind);
+			err = USAGE_EXIT_STATUS;
+		} else if (c == '?' || c == ':') {
+			err = usage_getopt_error(stderr, record_usage, record_options, optopt,
+						 argv[optind - 1]);
+		} else {
+			err = record__option(rec, c, optarg);
+		}
+	}
+	option_parser__exit(&p);
+	if (err)
+		return err;
+	rec->argc = argc - optind;
+	rec->argv = argv + optind;
+	if (!rec->argc && !rec->system_wide && !rec->cpu_list && !rec->pid_list &&
+	    !rec->tid_list) {
+		usage_with_options(stderr, record_usage, record_options);
+		return USAGE_EXIT_STATUS;
+	}
+	return 0;
+}
+
+/* perf's default: the most precise cycles, or cpu-clock without a PMU */
+static int record__add_default_event(struct record *rec)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.precise_ip = 3,
+	};
+	struct evsel *evsel = evsel__new(&attr, "cycles:P");
+
+	if (!evsel || evlist__add(rec->evlist, evsel)) {
+		evsel__delete(evsel);
+		return -ENOMEM;
+	}
+	rec->default_event = true;
+	return 0;
+}
+
+static int record__setup_events(struct record *rec)
+{
+	struct parse_events_error perr = { 0, "" };
+	struct evsel *evsel;
+	int i, err;
+
+	rec->evlist = evlist__new();
+	if (!rec->evlist)
+		return -ENOMEM;
+	if (!rec->nr_events)
+		return record__add_default_event(rec);
+	for (i = 0; i < rec->nr_events; i++) {
+		err = parse_events(rec->evlist, rec->events[i], NULL, &perr);
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			return parse_events__print_error(rec->events[i], &perr, err, record_usage,
+							 record_options);
+	}
+	/* as perf's parser: events without H or G modifiers are the host's */
+	evlist__for_each(rec->evlist, i, evsel)
+		evsel->attr.exclude_guest = 1;
+	return 0;
+}
+
+static bool record__task_target(const struct record *rec)
+{
+	return rec->pid_list || rec->tid_list;
+}
+
+static bool record__cpu_target(const struct record *rec)
+{
+	return !record__task_target(rec) && (rec->system_wide || rec->cpu_list);
+}
+
+/* One event per CPU always, as perf record: per task, or any task */
+static int record__setup_maps(struct record *rec)
+{
+	struct thread_map *threads = NULL;
+	struct cpu_map *cpus = NULL;
+	struct evsel *evsel;
+	int i, err;
+
+	if (rec->cpu_list && !record__task_target(rec))
+		err = cpu_map__parse(rec->cpu_list, &cpus);
+	else
+		err = cpu_map__new_online(&cpus);
+	if (err) {
+		pr_err("-C '%s': not a list of CPUs this machine has (%s)\n",
+		       rec->cpu_list ? rec->cpu_list : "", perfx__errname(err));
+		return err;
+	}
+	if (rec->pid_list || rec->tid_list) {
+		const char *list = rec->pid_list ? rec->pid_list : rec->tid_list;
+
+		err = thread_map__parse(list, !!rec->pid_list, NULL, &threads);
+		if (err)
+			pr_err("%s '%s': no such task (%s)\n", rec->pid_list ? "-p" : "-t", list,
+			       perfx__errname(err));
+	} else if (!record__cpu_target(rec)) {
+		err = thread_map__new_pid(rec->work.pid, &threads);
+	} else {
+		threads = thread_map__new_any();
+		err = threads ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		evlist__set_maps(rec->evlist, cpus, threads);
+		evlist__for_each(rec->evlist, i, evsel) {
+			evsel->cpus = cpu_map__get(cpus);
+			evsel->threads = thread_map__get(threads);
+		}
+	}
+	cpu_map__put(cpus);
+	thread_map__put(threads);
+	return err;
+}
+
+/* perf's evsel__fallback(): what to change before trying again */
+static bool record__fallback(struct record *rec, struct evsel *evsel, int err)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	struct evsel *pos;
+	int i;
+
+	if (err == -EINVAL && !rec->opts.no_lost) {
+		/* a kernel before PERF_FORMAT_LOST */
+		rec->opts.no_lost = true;
+		evlist__for_each(rec->evlist, i, pos)
+			pos->attr.read_format &= ~(__u64)PERF_FORMAT_LOST;
+		return true;
+	}
+	if (rec->default_event && attr->type == PERF_TYPE_HARDWARE) {
+		if (err == -EOPNOTSUPP && attr->precise_ip) {
+			attr->precise_ip--;
+			return true;
+		}
+		if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP || err == -EINVAL) {
+			static const char *const mods[] = { "", ":p", ":pp", ":ppp" };
+
+			pr_info("Warning:\nThe cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
+			attr->type = PERF_TYPE_SOFTWARE;
+			attr->config = PERF_COUNT_SW_CPU_CLOCK;
+			free(evsel->name);
+			if (asprintf(&evsel->name, "cpu-clock%s", mods[attr->precise_ip & 3]) < 0)
+				evsel->name = NULL;
+			return evsel->name != NULL;
+		}
+	}
+	return (err == -EACCES || err == -EPERM) && evsel__fallback_user(evsel);
+}
+
+static int record__open_evsel(struct record *rec, struct evsel *evsel)
+{
+	int c, err;
+
+	do {
+		for (c = 0, err = 0; c < evsel->cpus->nr && !err; c++)
+			err = evsel__open_cpu(evsel, c);
+		if (!err)
+			return 0;
+		evsel__close(evsel);
+	} while (record__fallback(rec, evsel, err));
+	pr_err("Error:\nThe sys_perf_event_open() syscall returned with %d (%s) for event (%s) (%s).\n",
+	       -err, strerror(-err), evsel->name, perfx__errname(err));
+	if (err == -EACCES || err == -EPERM)
+		pr_err("perf_event_paranoid is %d: see /proc/sys/kernel/perf_event_paranoid\n",
+		       evsel__paranoid_level());
+	return err;
+}
+
+/* Open every event; the header gets each event's attr and ids. */
+static int record__open(struct record *rec)
+{
+	struct evsel *evsel;
+	int i, j, err;
+
+	evlist__for_each(rec->evlist, i, evsel) {
+		err = record__open_evsel(rec, evsel);
+		if (err)
+			return err;
+	}
+	evlist__for_each(rec->evlist, i, evsel) {
+		int nr = evsel__nr_fds(evsel);
+		__u64 *ids = calloc(nr, sizeof(*ids));
+
+		if (!ids)
+			return -ENOMEM;
+		for (j = 0, err = 0; j < nr && !err; j++)
+			if (ioctl(evsel->fds[j], PERF_EVENT_IOC_ID, &ids[j]))
+				err = -errno;
+		if (!err)
+			err = perfx_header__add_attr(&rec->header, &evsel->attr,
+						     sizeof(evsel->attr), ids, nr);
+		free(ids);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* the ring of CPU index @c: the first fd maps it, the others write into it */
+static int record__mmap_cpu(struct record *rec, int c)
+{
+	struct perf_mmap *m = &rec->mmaps[c];
+	struct evsel *evsel;
+	int i, t, err;
+
+	evlist__for_each(rec->evlist, i, evsel) {
+		for (t = 0; t < evsel->threads->nr; t++) {
+			int fd = evsel__fd(evsel, c, t);
+
+			if (fd < 0)
+				continue;
+			if (!m->base) {
+				err = perf_mmap__map(m, fd, evsel->cpus->map[c], rec->mmap_pages);
+				if (err)
+					goto out_err;
+				continue;
+			}
+			if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, m->fd)) {
+				err = -errno;
+				goto out_err;
+			}
+		}
+	}
+	rec->pollfd[c] = (struct pollfd){ .fd = m->fd, .events = POLLIN };
+	return 0;
+
+out_err:
+	pr_err("mapping the ring buffer of CPU %d (%u pages): %s (%s)\n",
+	       rec->evlist->cpus->map[c], rec->mmap_pages, strerror(-err), perfx__errname(err));
+	if (err == -EPERM)
+		pr_err("the locked-memory limit is too small: see -m and /proc/sys/kernel/perf_event_mlock_kb\n");
+	return err;
+}
+
+static int record__mmap(struct record *rec)
+{
+	int c, nr = rec->evlist->cpus->nr, err;
+
+	rec->mmaps = calloc(nr, sizeof(*rec->mmaps));
+	rec->pollfd = calloc(nr, sizeof(*rec->pollfd));
+	if (!rec->mmaps || !rec->pollfd)
+		return -ENOMEM;
+	rec->nr_mmaps = nr;
+	for (c = 0; c < nr; c++) {
+		err = record__mmap_cpu(rec, c);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* As perf: an existing non-empty file becomes FILE.old. */
+static int record__open_output(struct record *rec)
+{
+	struct stat st;
+	char *old;
+	int fd, err;
+
+	if (rec->pipe)
+		return perfx_writer__init(&rec->out, STDOUT_FILENO, "stdout");
+	if (!stat(rec->output, &st) && st.st_size && S_ISREG(st.st_mode)) {
+		if (asprintf(&old, "%s.old", rec->output) < 0)
+			return -ENOMEM;
+		if (rename(rec->output, old))
+			pr_warning("cannot rename %s to %s: %s\n", rec->output, old, strerror(errno));
+		free(old);
+	}
+	fd = open(rec->output, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = -errno;
+		pr_err("%s: cannot create it: %s (%s)\n", rec->output, strerror(errno),
+		       perfx__errname(err));
+		return err;
+	}
+	err = perfx_writer__init(&rec->out, fd, rec->output);
+	if (err)
+		close(fd);
+	return err;
+}
+
+/* TRACING_DATA: the formats of the tracepoints recorded, as "system:name" */
+static int record__tracing_data(struct record *rec)
+{
+	struct feature_buf b = { 0 };
+	struct evsel *evsel;
+	int i, nr = 0, err;
+	const char **tps;
+
+	tps = calloc(rec->evlist->nr, sizeof(*tps));
+	if (!tps)
+		return -ENOMEM;
+	evlist__for_each(rec->evlist, i, evsel)
+		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
+			tps[nr++] = evsel->name;
+	if (!nr) {
+		free(tps);
+		return 0;
+	}
+	err = tracing_data__build(&b, parse_events__tracefs(NULL), tps, nr);
+	if (err) {
+		pr_err("tracing data: cannot read the tracepoints' formats in %s: %s (%s)\n",
+		       parse_events__tracefs(NULL), strerror(-err), perfx__errname(err));
+		b.err = err;
+	}
+	free(tps);
+	return feature_buf__commit(&b, &rec->header, HEADER_TRACING_DATA);
+}
+
+static int record__write_header(struct record *rec, int argc, const char **argv)
+{
+	struct evsel *evsel;
+	const char **names;
+	int i, err;
+
+	names = calloc(rec->evlist->nr, sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	err = feature__add_machine(&rec->header, PERFX_VERSION, argc, argv);
+	if (!err && rec->opts.use_clockid)
+		err = feature__add_clockid(&rec->header, rec->opts.clockid);
+	if (!err)
+		err = record__tracing_data(rec);
+	evlist__for_each(rec->evlist, i, evsel)
+		names[i] = evsel->name;
+	if (!err)
+		err = feature__add_event_desc(&rec->header, names);
+	free(names);
+	if (err)
+		return err;
+	if (rec->pipe)
+		err = perfx_header__write_pipe(&rec->header, &rec->out, true);
+	else
+		err = perfx_header__write_file_start(&rec->header, &rec->out);
+	rec->data_start = rec->round_end = rec->out.pos;
+	return err;
+}
+
+static int record__write_marker(struct record *rec, __u32 type)
+{
+	struct perf_event_header h = { .type = type, .size = sizeof(h) };
+
+	return perfx_writer__write(&rec->out, &h, sizeof(h));
+}
+
+/* What already runs, before the ring buffers' records. */
+static int record__synthesize(struct record *rec)
+{
+	struct perfx_writer *w = &rec->out;
+	int err;
+
+	rec->synth.id_hdr_size = record__id_hdr_size(rec->evlist->entries[0]->attr.sample_type);
+	err = synthesize__kernel(w, &rec->synth);
+	if (err == -ENOENT || err == -EACCES) {
+		pr_warning("Couldn't record kernel reference relocation symbol\n"
+			   "Symbol resolution may be skewed if relocation was used (e.g. kexec).\n"
+			   "Check /proc/kallsyms permission or run as root.\n");
+		err = 0;
+	}
+	if (err < 0)
+		return err;
+	if (record__cpu_target(rec))
+		err = synthesize__all(w, &rec->synth);
+	else if (record__task_target(rec))
+		err = synthesize__threads(w, rec->evlist->threads, &rec->synth);
+	else
+		err = synthesize__comm(w, rec->work.pid, &rec->synth);
+	if (err < 0)
+		return err;
+	return rec->pipe ? record__write_marker(rec, PERF_RECORD_FINISHED_INIT) : 0;
+}
+
+static int record__ioctl(struct record *rec, unsigned long req)
+{
+	struct evsel *evsel;
+	int i, c, err;
+
+	evlist__for_each(rec->evlist, i, evsel) {
+		if (evsel->leader != evsel)
+			continue;
+		for (c = 0; c < evsel->cpus->nr; c++) {
+			err = evsel__ioctl_cpu(evsel, c, req);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static int record__push(void *arg, const void *p, size_t len)
+{
+	struct record *rec = arg;
+
+	return perfx_writer__write(&rec->out, p, len);
+}
+
+/* One pass over every ring; a FINISHED_ROUND closes it if it wrote. */
+static int record__drain(struct record *rec, __u64 *bytes)
+{
+	int i, err;
+
+	*bytes = 0;
+	for (i = 0; i < rec->nr_mmaps; i++) {
+		struct perf_mmap *m = &rec->mmaps[i];
+		__u64 n = perf_mmap__read_init(m);
+
+		if (!n)
+			continue;
+		err = perf_mmap__push(m, record__push, rec);
+		if (err)
+			return err;
+		perf_mmap__consume(m);
+		*bytes += n;
+	}
+	if (!*bytes)
+		return 0;
+	err = record__write_marker(rec, PERF_RECORD_FINISHED_ROUND);
+	rec->round_end = rec->out.pos;
+	return err;
+}
+
+/*
+ * Rings whose events hung up (their tasks are gone) leave the poll set,
+ * as perf's fdarray__filter(): ppoll() would return at once for them and
+ * never let a pending signal in.  Returns how many are left.
+ */
+static int record__filter_hup(struct record *rec)
+{
+	int i, left = 0;
+
+	for (i = 0; i < rec->nr_mmaps; i++) {
+		if (rec->pollfd[i].revents & (POLLHUP | POLLERR))
+			rec->pollfd[i].fd = -1;
+		left += rec->pollfd[i].fd >= 0;
+	}
+	return left;
+}
+
+static bool record__workload_done(struct record *rec)
+{
+	if (!rec->work.pid || !child_exited)
+		return false;
+	child_exited = 0;
+	if (waitpid(rec->work.pid, &rec->workload_status, WNOHANG) != rec->work.pid)
+		return false;
+	rec->work.pid = 0;
+	return true;
+}
+
+static int record__loop(struct record *rec)
+{
+	bool finishing = false, targets_gone = false;
+	sigset_t unblocked;
+	__u64 bytes;
+
+	int err;
+
+	sigemptyset(&unblocked);
+	for (;;) {
+		err = record__drain(rec, &bytes);
+		if (err || finishing)
+			return err;
+		if (done || record__workload_done(rec) || targets_gone) {
+			/* stop the events, then one last pass */
+			record__ioctl(rec, PERF_EVENT_IOC_DISABLE);
+			finishing = true;
+			continue;
+		}
+		/*
+		 * Wait for the kernel's wakeup (half a ring) even after a pass
+		 * that found data: a trickle of records would else keep this
+		 * thread draining a few at a time, sampling itself.
+		 */
+		if (ppoll(rec->pollfd, rec->nr_mmaps, NULL, &unblocked) < 0 && errno != EINTR)
+			return -errno;
+		rec->waking++;
+		/* -p/-t end when every task is gone */
+		targets_gone = !record__filter_hup(rec) && record__task_target(rec);
+	}
+}
+
+/* perf's LOST_SAMPLES: what each event's read says the kernel dropped */
+static int record__lost_samples(struct record *rec)
+{
+	struct {
+		struct perf_event_header header;
+		__u64 lost;
+		__u64 trailer[6];
+	} rec_lost;
+	struct evsel *evsel;
+	int i, j;
+
+	if (rec->opts.no_lost)
+		return 0;
+	evlist__for_each(rec->evlist, i, evsel) {
+		__u64 sample_type = evsel->attr.sample_type;
+		__u16 id_size = record__id_hdr_size(sample_type);
+
+		for (j = 0; j < evsel__nr_fds(evsel); j++) {
+			__u64 v[3];	/* value, id, lost */
+			int err;
+
+			if (read(evsel->fds[j], v, sizeof(v)) != sizeof(v) || !v[2])
+				continue;
+			memset(&rec_lost, 0, sizeof(rec_lost));
+			rec_lost.header.type = PERF_RECORD_LOST_SAMPLES;
+			rec_lost.header.size = sizeof(rec_lost.header) + 8 + id_size;
+			rec_lost.lost = v[2];
+			/* the trailer's id: last with IDENTIFIER, after TID and TIME with ID */
+			if (sample_type & PERF_SAMPLE_IDENTIFIER)
+				rec_lost.trailer[id_size / 8 - 1] = v[1];
+			else if (sample_type & PERF_SAMPLE_ID)
+				rec_lost.trailer[!!(sample_type & PERF_SAMPLE_TID) +
+						 !!(sample_type & PERF_SAMPLE_TIME)] = v[1];
+			err = perfx_writer__write(&rec->out, &rec_lost, rec_lost.header.size);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static int record__add_build_id(void *arg, struct dso *dso, __u16 cpumode)
+{
+	struct record *rec = arg;
+	size_t size = dso__build_id_record(dso, cpumode, rec->bid_rec);
+	struct feature_buf *b = &rec->bid_table;
+
+	if (size)
+		feature_buf__write(b, rec->bid_rec, size);
+	return b->err;
+}
+
+/*
+ * As perf's process_buildids(): a walk over the data just written finds
+ * the DSOs that samples hit, and counts the samples.
+ */
+static int record__build_ids(struct record *rec)
+{
+	const struct perf_event_header *ev;
+	struct perfx_session s;
+	struct dso_hits hits;
+	__u64 pos;
+	int fd, err;
+
+	fd = open(rec->output, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = perfx_session__open_range(&s, fd, rec->output, &rec->header, rec->data_start,
+					rec->out.pos);
+	if (err)
+		goto out_close;
+	err = dso_hits__init(&hits, &s, false, record__add_build_id, rec);
+	while (!err && (err = perfx_session__next(&s, &ev, &pos)) > 0)
+		err = dso_hits__record(&hits, ev, pos);
+	rec->samples = hits.nr_samples;
+	dso_hits__exit(&hits);
+	perfx_session__close(&s);
+	if (!err && rec->bid_table.len)
+		err = feature_buf__commit(&rec->bid_table, &rec->header, HEADER_BUILD_ID);
+out_close:
+	close(fd);
+	return err;
+}
+
+/*
+ * A write failed (the disk is full, say): cut the file after the last
+ * whole record that reached it and give it a header that says so, so
+ * that it reads up to there.  Returns the records' bytes kept.
+ */
+static __u64 record__salvage(struct record *rec)
+{
+	__u64 end = rec->data_start, size;
+	struct perf_event_header h;
+	struct stat st;
+
+	if (fstat(rec->out.fd, &st))
+		return 0;
+	size = st.st_size;
+	while (end + sizeof(h) <= size &&
+	       pread(rec->out.fd, &h, sizeof(h), end) == sizeof(h) &&
+	       h.size >= sizeof(h) && end + h.size <= size)
+		end += h.size;
+	if (ftruncate(rec->out.fd, end) ||
+	    perfx_header__write_file_cut(&rec->header, &rec->out, end - rec->data_start))
+		return 0;
+	return end - rec->data_start;
+}
+
+static int record__finish_file(struct record *rec)
+{
+	int err;
+
+	err = perfx_writer__flush(&rec->out);
+	if (!err && !rec->no_buildid)
+		err = record__build_ids(rec);
+	if (!err)
+		err = perfx_header__write_file_finish(&rec->header, &rec->out,
+						      rec->out.pos - rec->data_start);
+	if (!err && close(rec->out.fd))
+		err = -errno;
+	rec->out.fd = -1;
+	return err;
+}
+
+static void record__report(struct record *rec)
+{
+	char samples[64] = "";
+
+	if (rec->quiet)
+		return;
+	if (rec->samples)
+		snprintf(samples, sizeof(samples), " (%llu samples)", rec->samples);
+	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s%s ]\n",
+		(rec->out.pos - rec->data_start) / 1024.0 / 1024.0, rec->pipe ? "-" : rec->output,
+		samples);
+}
+
+static int record__finish(struct record *rec, int err)
+{
+	__u64 kept;
+
+	if (!err)
+		err = record__lost_samples(rec);
+	if (!rec->quiet)
+		fprintf(stderr, "[ perf record: Woken up %lu times to write data ]\n", rec->waking);
+	if (!err)
+		err = rec->pipe ? perfx_writer__flush(&rec->out) : record__finish_file(rec);
+	if (!err) {
+		record__report(rec);
+		return 0;
+	}
+	if (!rec->pipe && rec->out.fd >= 0) {
+		kept = record__salvage(rec);
+		pr_err("%s: not finished (%s): it holds the %llu bytes of records written before, without its features\n",
+		       rec->output, perfx__errname(err), kept);
+	}
+	return err;
+}
+
+/* the workload is told to stop if it still runs, and waited for */
+static void record__stop_workload(struct record *rec)
+{
+	if (!rec->work.pid)
+		return;
+	kill(rec->work.pid, SIGTERM);
+	waitpid(rec->work.pid, &rec->workload_status, 0);
+	rec->work.pid = 0;
+}
+
+static int record__run(struct record *rec, int argc, const char **argv)
+{
+	bool workload = rec->argc;
+	int err;
+
+	rec->pipe = !strcmp(rec->output, "-");
+	rec->opts.sample_cpu = record__cpu_target(rec);
+	rec->opts.enable_on_exec = workload && !rec->opts.sample_cpu && !record__task_target(rec);
+	record__check_freq(rec);
+	err = record__setup_events(rec);
+	if (err)
+		return err;
+	if (workload) {
+		err = workload__prepare(&rec->work, rec->argv);
+		if (err) {
+			pr_err("cannot fork the workload: %s (%s)\n", strerror(-err),
+			       perfx__errname(err));
+			return err;
+		}
+	}
+	err = evlist__config_record(rec->evlist, &rec->opts);
+	if (!err)
+		err = record__setup_maps(rec);
+	if (!err)
+		err = record__open(rec);
+	if (!err)
+		err = record__mmap(rec);
+	if (!err)
+		err = record__open_output(rec);
+	if (!err)
+		err = record__write_header(rec, argc, argv);
+	if (!err)
+		err = record__synthesize(rec);
+	if (!err && !rec->opts.enable_on_exec)
+		err = record__ioctl(rec, PERF_EVENT_IOC_ENABLE);
+	if (!err && workload) {
+		err = workload__start(&rec->work);
+		if (err) {
+			fprintf(stderr, "Workload failed: %s\n", strerror(-err));
+			return err;
+		}
+	}
+	if (!err)
+		err = record__loop(rec);
+	record__stop_workload(rec);
+	if (rec->out.fd < 0)
+		return err;
+	return record__finish(rec, err);
+}
+
+static struct record *record__new(void)
+{
+	struct record *rec = calloc(1, sizeof(*rec));
+
+	if (!rec)
+		return NULL;
+	rec->output = "perf.data";
+	rec->opts.freq = RECORD_DEFAULT_FREQ;
+	rec->mmap_pages = RECORD_MMAP_PAGES;
+	rec->synth.proc_map_timeout_ms = SYNTHESIZE_PROC_MAP_TIMEOUT;
+	rec->out.fd = -1;
+	return rec;
+}
+
+static void record__delete(struct record *rec)
+{
+	int i;
+
+	if (rec->work.pid) {
+		kill(rec->work.pid, SIGKILL);
+		waitpid(rec->work.pid, NULL, 0);
+	}
+	for (i = 0; i < rec->nr_mmaps; i++)
+		perf_mmap__unmap(&rec->mmaps[i]);
+	free(rec->mmaps);
+	free(rec->pollfd);
+	evlist__delete(rec->evlist);
+	if (rec->out.fd >= 0 && rec->out.fd != STDOUT_FILENO)
+		close(rec->out.fd);
+	perfx_writer__exit(&rec->out);
+	perfx_header__exit(&rec->header);
+	free(rec->bid_table.p);
+	free(rec);
+}
+
+static void record__signals(void)
+{
+	struct sigaction sa = { .sa_handler = sig_handler };
+	sigset_t set;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	/* delivered only inside ppoll(), so that none is missed */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+/* perf's exit: the workload's status, or its signal raised again */
+static int record__exit_status(struct record *rec, int err)
+{
+	int st = rec->workload_status;
+
+	if (err)
+		return 255;
+	if (!rec->argc)
+		return 0;
+	if (WIFSIGNALED(st)) {
+		sigset_t set;
+
+		signal(WTERMSIG(st), SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, WTERMSIG(st));
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(WTERMSIG(st));
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record *rec;
+	int ret;
+
+	rec = record__new();
+	if (!rec)
+		return 255;
+	ret = record__parse(rec, argc, argv);
+	if (ret)
+		goto out_delete;
+	perfx__setup_print(rec->verbose);
+	record__signals();
+	ret = record__run(rec, argc, (const char **)argv);
+	ret = record__exit_status(rec, ret);
+out_delete:
+	record__delete(rec);
+	return ret;
+}
