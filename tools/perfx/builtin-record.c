@@ -65,11 +65,11 @@ static const struct usage_option record_options[] = {
 	{ 'g', NULL, NULL, "enables call-graph recording", 0 },
 	{ 'i', "no-inherit", NULL, "child tasks do not inherit counters", 0 },
 	{ 'k', "clockid", "clockid", "clockid to use for events, see clock_gettime()", 0 },
-	{ 'm', "mmap-pages", "pages", "number of mmap data pages", 0 },
+	{ 'm', "mmap-pages", "pages[,pages]", "number of mmap data pages and AUX area tracing mmap pages", 0 },
 	{ 'N', "no-buildid-cache", NULL, "do not update the buildid cache", 0 },
 	{ 'o', "output", "file", "output file name", 0 },
 	{ 'p', "pid", "pid", "record events on existing process id", 0 },
-	{ 'q', "quiet", NULL, "don't print any message", 0 },
+	{ 'q', "quiet", NULL, "don't print any warnings or messages", 0 },
 	{ 't', "tid", "tid", "record events on existing thread id", 0 },
 	{ 'v', "verbose", NULL, "be more verbose (show counter open errors, etc)", 0 },
 	{ 0, "num-thread-synthesize", "n",
@@ -114,6 +114,7 @@ struct record {
 	struct perfx_header	header;
 	struct perfx_writer	out;
 	bool			pipe;
+	char			*old_output;	/* FILE.old, if FILE was renamed */
 	__u64			data_start;	/* where the records begin */
 	__u64			round_end;	/* the end of the last whole pass */
 	unsigned long long	samples;
@@ -596,19 +597,23 @@ static int record__mmap(struct record *rec)
 static int record__open_output(struct record *rec)
 {
 	struct stat st;
-	char *old;
 	int fd, err;
 
 	if (rec->pipe)
 		return perfx_writer__init(&rec->out, STDOUT_FILENO, "stdout");
 	if (!stat(rec->output, &st) && st.st_size && S_ISREG(st.st_mode)) {
-		if (asprintf(&old, "%s.old", rec->output) < 0)
+		if (asprintf(&rec->old_output, "%s.old", rec->output) < 0) {
+			rec->old_output = NULL;
 			return -ENOMEM;
-		if (rename(rec->output, old))
-			pr_warning("cannot rename %s to %s: %s\n", rec->output, old, strerror(errno));
-		free(old);
+		}
+		if (rename(rec->output, rec->old_output)) {
+			pr_warning("cannot rename %s to %s: %s\n", rec->output, rec->old_output,
+				   strerror(errno));
+			free(rec->old_output);
+			rec->old_output = NULL;
+		}
 	}
-	fd = open(rec->output, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	fd = open(rec->output, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		err = -errno;
 		pr_err("%s: cannot create it: %s (%s)\n", rec->output, strerror(errno),
@@ -647,6 +652,18 @@ static int record__tracing_data(struct record *rec)
 	}
 	free(tps);
 	return feature_buf__commit(&b, &rec->header, HEADER_TRACING_DATA);
+}
+
+/* Nothing was recorded: no file is left, and FILE.old is FILE again. */
+static void record__discard_output(struct record *rec)
+{
+	if (rec->pipe || rec->out.fd < 0)
+		return;
+	close(rec->out.fd);
+	rec->out.fd = -1;
+	unlink(rec->output);
+	if (rec->old_output)
+		rename(rec->old_output, rec->output);
 }
 
 static int record__write_header(struct record *rec, int argc, const char **argv)
@@ -794,7 +811,6 @@ static int record__loop(struct record *rec)
 	bool finishing = false, targets_gone = false;
 	sigset_t unblocked;
 	__u64 bytes;
-
 	int err;
 
 	sigemptyset(&unblocked);
@@ -1027,13 +1043,15 @@ static int record__run(struct record *rec, int argc, const char **argv)
 		err = record__ioctl(rec, PERF_EVENT_IOC_ENABLE);
 	if (!err && workload) {
 		err = workload__start(&rec->work);
-		if (err) {
-			fprintf(stderr, "Workload failed: %s\n", strerror(-err));
-			return err;
-		}
+		if (err)
+			fprintf(stderr, "Failed to collect '%s' for the '%s' workload: %s\n",
+				rec->evlist->entries[0]->name, rec->argv[0], strerror(-err));
 	}
-	if (!err)
-		err = record__loop(rec);
+	if (err) {
+		record__discard_output(rec);
+		return err;
+	}
+	err = record__loop(rec);
 	record__stop_workload(rec);
 	if (rec->out.fd < 0)
 		return err;
@@ -1072,6 +1090,7 @@ static void record__delete(struct record *rec)
 	perfx_writer__exit(&rec->out);
 	perfx_header__exit(&rec->header);
 	free(rec->bid_table.p);
+	free(rec->old_output);
 	free(rec);
 }
 
@@ -1097,7 +1116,7 @@ static int record__exit_status(struct record *rec, int err)
 	int st = rec->workload_status;
 
 	if (err)
-		return 255;
+		return err > 0 ? err : 255;	/* a usage error's 129, or perf's 255 */
 	if (!rec->argc)
 		return 0;
 	if (WIFSIGNALED(st)) {

@@ -3,7 +3,8 @@
 # run-tests.sh - perfx's host tests: the unit tests (TESTBIN/test-*), the
 # golden comparisons against perf's recorded outputs, the error paths,
 # perfx list and the usage texts against the machine's perf, perfx inject
-# against perf inject (tests/inject.sh), a libFuzzer smoke run of the
+# against perf inject (tests/inject.sh), perfx record against perf
+# (tests/record.sh), a libFuzzer smoke run of the
 # perf.data reader, and the live interop comparisons with perf.  Prints each
 # suite's TAP lines and ends with exactly one summary line:
 #   perfx: N passed, N failed, N skipped
@@ -61,6 +62,7 @@ suite compat "$here/compat.sh"
 suite list "$here/list.sh"
 suite usage "$here/usage.sh"
 suite inject "$here/inject.sh"
+suite record "$here/record.sh"
 suite fuzz "$here/fuzz.sh"
 # interop runs the sanitizer build too; perf and perfx count the same dd
 suite interop python3 "$here/interop.py"

@@ -209,7 +209,7 @@ else
 		[ "$(sed -n ${line}p "$work/none.out")" = "$(sed -n ${line}p "$work/want")" ] || good=
 	done
 	[ "$(tail -3 "$work/none.out")" = "$(tail -3 "$work/want")" ] || good=
-	for cmd in bench inject list stat; do
+	for cmd in bench inject list record stat; do
 		got=$(awk -v c="$cmd" '$1 == c { $1 = ""; print }' "$work/none.out")
 		want=$(awk -v c="$cmd" '$1 == c { $1 = ""; print }' "$work/want")
 		[ -n "$got" ] && [ "$got" = "$want" ] || good=

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# record.sh - perfx record against the machine's perf: the attrs perf
+# gives the same command lines; perf report, script, evlist and
+# buildid-list read perfx's files and pipes without a warning; the sample
+# count perfx prints is perf's; a test program's hot function tops the
+# report, with its callers under -g; tracepoint fields print; signals
+# finish the file; a killed or disk-full recording is never silently
+# wrong; bad values are refused.  env: PERFX.  Prints TAP lines.
+set -uo pipefail
+
+PERFX=${PERFX:?}
+. "$(dirname "$0")/tap.sh"
+tap_init record
+work=$(mktemp -d)
+cleanup()
+{
+	[ -z "${small_mounted:-}" ] || umount "$work/small"
+	[ -z "${sleepers:-}" ] || kill $sleepers 2> /dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+tap_diag() { sed 's/^/#   /' "$work/err" | head -12; }
+# every sanitizer report of every run, whatever its stderr went to
+export ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$work/san" UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$work/san"
+check() { if "$@"; then ok "$what"; else notok "$what"; fi; }
+
+if ! command -v perf > /dev/null ||
+   ! perf record -q -e cpu-clock -o "$work/probe.data" -- true > /dev/null 2> "$work/err"; then
+	skip "interop with perf" "perf record -e cpu-clock does not work here"
+	exit 0
+fi
+
+# a program whose time goes to hot_loop(), called from main()
+cat > "$work/hot.c" <<'EOF'
+volatile unsigned long sink;
+
+__attribute__((noinline)) void hot_loop(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * i;
+}
+
+int main(void)
+{
+	hot_loop(300000000UL);
+	return 0;
+}
+EOF
+gcc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$work/hot" "$work/hot.c"
+hot_bid=$(readelf -n "$work/hot" | sed -n 's/.*Build ID: *//p')
+
+# perf's reading of FILE prints no warning and exits 0: $1 the command
+perf_clean()
+{
+	"$@" > "$work/out" 2> "$work/err" &&
+		! grep -qiE 'warning|error|unexpected|incompatible|failed' "$work/err" "$work/out"
+}
+# what perfx said it wrote: the N of "(N samples)"
+said_samples() { sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$work/rec.err"; }
+top_symbol() { perf report -i "$1" --stdio --sort sym 2> /dev/null | grep -v '^#' | grep -v '^$' | head -1; }
+
+# 1: the attrs of perf record, for a set of command lines
+for args in "" "-e cpu-clock" "-e cpu-clock,task-clock" "-a -e cpu-clock" "-C 0 -e cpu-clock" \
+	    "-g -e cpu-clock -c 10000" "-F 99 -e cpu-clock" "-a -F 99" "-e sched:sched_switch -a" \
+	    "-e sched:sched_switch" "-e cpu-clock:u" "-e {cpu-clock,task-clock}" "-i -e cpu-clock" \
+	    "-k mono -e cpu-clock"; do
+	what="perf's attrs for: record $args -- true"
+	# shellcheck disable=SC2086
+	perf record -q -o "$work/a.data" $args -- true > /dev/null 2>&1
+	# shellcheck disable=SC2086
+	"$PERFX" record -q -o "$work/b.data" $args -- true > /dev/null 2> "$work/err"
+	check diff <(perf evlist -v -i "$work/a.data" 2>&1) <(perf evlist -v -i "$work/b.data" 2>&1)
+done
+
+# 2: a file, read by every perf tool
+"$PERFX" record -e cpu-clock -F 2000 -o "$work/f.data" -- "$work/hot" > /dev/null 2> "$work/rec.err"
+cp "$work/rec.err" "$work/err"
+what="a workload's file: perf's closing lines, exit 0"
+check grep -q '^\[ perf record: Captured and wrote .* MB .*/f.data ([0-9]* samples) \]$' "$work/rec.err"
+for tool in "report --stdio" "report --header-only" "script" "evlist -v" "buildid-list"; do
+	what="perf $tool reads it without a warning"
+	# shellcheck disable=SC2086
+	check perf_clean perf $tool -i "$work/f.data"
+done
+what="perf counts the samples perfx said it wrote"
+check [ "$(perf script -i "$work/f.data" 2> /dev/null | wc -l)" = "$(said_samples)" ]
+what="the hot function is the top symbol"
+check grep -q 'hot_loop' <<< "$(top_symbol "$work/f.data")"
+what="BUILD_ID holds the program's build-id"
+check grep -q "^$hot_bid .*/hot$" <(perf buildid-list -i "$work/f.data" 2> /dev/null)
+what="the header has perf's machine features"
+perf report --header-only -i "$work/f.data" > "$work/out" 2>&1
+check grep -q -e '^# hostname : ' -e '^# nrcpus online : ' "$work/out"
+what="the header's cmdline is perfx's"
+check grep -q "^# cmdline : .*perfx record -e cpu-clock -F 2000 -o $work/f.data -- $work/hot" "$work/out"
+
+# 3: -g: hot_loop's samples have main() as caller
+"$PERFX" record -q -g -e cpu-clock -o "$work/g.data" -- "$work/hot" > /dev/null 2> "$work/err"
+what="-g: hot_loop is called from main in perf script"
+check grep -A1 'hot_loop' <(perf script -i "$work/g.data" 2> /dev/null) -m 5 | grep -q 'main'
+
+# 4: tracepoints, file and pipe: their fields print
+"$PERFX" record -q -e sched:sched_switch -a -o "$work/t.data" -- sleep 0.2 2> "$work/err"
+what="a tracepoint's fields print in perf script (file)"
+check grep -q 'prev_comm=.*next_pid=' <(perf script -i "$work/t.data" 2> "$work/err")
+"$PERFX" record -q -e sched:sched_switch -a -o - -- sleep 0.2 2> "$work/err" > "$work/t.pipe"
+what="a tracepoint's fields print in perf script (pipe)"
+check grep -q 'prev_comm=.*next_pid=' <(perf script -i - < "$work/t.pipe" 2> "$work/err")
+
+# 5: pipes, into perf and through perfx inject
+"$PERFX" record -e cpu-clock -o - -- "$work/hot" > "$work/p.pipe" 2> "$work/rec.err"
+cp "$work/rec.err" "$work/err"
+what="a pipe: perf's closing lines name '-'"
+check grep -q '^\[ perf record: Captured and wrote .* MB - \]$' "$work/rec.err"
+what="a pipe: perf report reads it without a warning"
+check perf_clean perf report --stdio -i "$work/p.pipe"
+what="a pipe: the hot function is the top symbol"
+check grep -q 'hot_loop' <<< "$(top_symbol - < "$work/p.pipe")"
+what="a pipe through perfx inject -b: the program's build-id"
+"$PERFX" inject -b -i "$work/p.pipe" -o "$work/pb.data" 2> "$work/err"
+check grep -q "^$hot_bid .*/hot$" <(perf buildid-list -i "$work/pb.data" 2> /dev/null)
+
+# 6: signals end a recording with a finished file
+for sig in INT TERM; do
+	"$PERFX" record -a -e cpu-clock -o "$work/s.data" > /dev/null 2> "$work/err" &
+	pid=$!
+	sleep 1
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	what="SIG$sig ends -a with exit 0 and perf's closing lines"
+	check [ $rc -eq 0 ] && grep -q 'Captured and wrote' "$work/err"
+	what="SIG$sig: perf report reads the file without a warning"
+	check perf_clean perf report --stdio -i "$work/s.data"
+done
+
+# 7: -p ends when the task does; the workload's exit status is perfx's
+sleep 1 &
+spid=$!
+what="-p: the recording ends when the task exits"
+check timeout 20 "$PERFX" record -q -e cpu-clock -p "$spid" -o "$work/pid.data" 2> "$work/err"
+"$PERFX" record -q -e cpu-clock -o "$work/x.data" -- sh -c 'exit 3' 2> "$work/err"
+rc=$?
+what="a workload's exit status 3 is perfx's"
+check [ $rc -eq 3 ]
+"$PERFX" record -q -e cpu-clock -o "$work/x.data" -- sh -c 'kill -TERM $$' 2> "$work/err"
+rc=$?
+what="a workload killed by SIGTERM: perfx ends by it too (143)"
+check [ $rc -eq 143 ]
+echo old > "$work/w.data"
+"$PERFX" record -q -o "$work/w.data" -- "$work/nonexistent" 2> "$work/err"
+rc=$?
+what="a workload that cannot run: perf's message, exit 255, the old file kept"
+check [ $rc -eq 255 ] && grep -q "Failed to collect .* for the '$work/nonexistent' workload: No such file" "$work/err" &&
+	[ "$(cat "$work/w.data")" = old ] && [ ! -e "$work/w.data.old" ]
+
+# 8: cut short: never silently wrong
+"$PERFX" record -a -e cpu-clock -o "$work/k.data" > /dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -KILL "$pid"
+wait "$pid" 2> /dev/null
+what="SIGKILL: perf reports the file as not properly terminated"
+perf report --stdio -i "$work/k.data" > /dev/null 2> "$work/err"
+check grep -q 'properly terminated' "$work/err"
+mkdir "$work/small"
+if mount -t tmpfs -o size=2m perfx-record-test "$work/small" 2> /dev/null; then
+	small_mounted=1
+	"$PERFX" record -a -e cpu-clock -F 10000 -o "$work/small/f.data" -- sleep 30 \
+		> /dev/null 2> "$work/err"
+	rc=$?
+	what="a full disk: exit 255 naming ENOSPC and what the file keeps"
+	check [ $rc -eq 255 ] && grep -q 'ENOSPC' "$work/err" && grep -q 'it holds the [0-9]* bytes of records' "$work/err"
+	what="a full disk: perf reads the file up to its last whole record, no warning"
+	check perf_clean perf report --stdio -i "$work/small/f.data"
+else
+	skip "a full disk" "cannot mount a small tmpfs here"
+	skip "a full disk: perf reads the cut file" "cannot mount a small tmpfs here"
+fi
+
+# 9: synthesis: the same records for 1 and 4 threads
+sleepers=
+for i in 1 2 3 4 5 6; do sleep 60 & sleepers="$sleepers $!"; done
+synth_of() { perf script -i "$1" --show-task-events --show-mmap-events 2> /dev/null |
+	     grep -E " ($(echo $sleepers | tr ' ' '|'))/" | grep ' 0.000000: ' | sort; }
+"$PERFX" record -q -a -e cpu-clock --num-thread-synthesize 1 -o "$work/n1.data" -- true 2> "$work/err"
+"$PERFX" record -q -a -e cpu-clock --num-thread-synthesize 4 -o "$work/n4.data" -- true 2> "$work/err"
+what="--num-thread-synthesize 1 and 4: the same records of still tasks"
+synth_of "$work/n1.data" > "$work/n1.txt"
+synth_of "$work/n4.data" > "$work/n4.txt"
+check [ -s "$work/n1.txt" ] && diff "$work/n1.txt" "$work/n4.txt" > "$work/err"
+
+# 10: bad values: a message, exit 129
+for bad in "-F 0" "-F fast" "-c 0" "-m 0" "-m 3x" "-k bogus" "--num-thread-synthesize 0" \
+	   "--proc-map-timeout -1"; do
+	# shellcheck disable=SC2086
+	"$PERFX" record $bad -o "$work/bad.data" -- true > /dev/null 2> "$work/err"
+	rc=$?
+	what="record $bad: refused with exit 129 and the expectation"
+	check [ $rc -eq 129 ] && grep -q 'expected' "$work/err" && [ ! -e "$work/bad.data" ]
+done
+
+what="no sanitizer report in any of it"
+check [ -z "$(cat "$work"/san.* 2> /dev/null)" ]
