@@ -124,13 +124,18 @@ static int inject__record(struct inject *inj, const struct perf_event_header *ev
 	if (err)
 		return err;
 	if (!inj->out_pipe) {
-		/* a file keeps attrs and features in its header */
-		if (ev->type == PERF_RECORD_HEADER_ATTR || ev->type == PERF_RECORD_HEADER_FEATURE)
+		/* a file keeps attrs, features and tracing data in its header */
+		if (ev->type == PERF_RECORD_HEADER_ATTR || ev->type == PERF_RECORD_HEADER_FEATURE ||
+		    ev->type == PERF_RECORD_HEADER_TRACING_DATA)
 			return 0;
 		if (ev->type == PERF_RECORD_HEADER_BUILD_ID)
 			return inject__copy_build_id(inj, ev, pos);
 	}
-	return perfx_writer__write(&inj->out, ev, ev->size);
+	err = perfx_writer__write(&inj->out, ev, ev->size);
+	if (!err && ev->type == PERF_RECORD_HEADER_TRACING_DATA && inj->session.header.pipe)
+		err = perfx_writer__write(&inj->out, inj->session.header.feat[HEADER_TRACING_DATA],
+					  inj->session.header.feat_size[HEADER_TRACING_DATA]);
+	return err;
 }
 
 static int inject__open_output(struct inject *inj)

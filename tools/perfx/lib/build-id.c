@@ -8,6 +8,7 @@
 #include <gelf.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "build-id.h"
@@ -122,4 +123,27 @@ void build_id__snprintf(const struct build_id *bid, char *buf)
 	for (i = 0; i < bid->size; i++)
 		sprintf(buf + 2 * i, "%02x", bid->data[i]);
 	buf[2 * bid->size] = '\0';
+}
+
+/*
+ * The vDSO the kernel maps into every process is the one mapped into
+ * ours: its notes are read in place (what perf does through a copy of
+ * its own vDSO in a temporary file).
+ */
+int build_id__read_vdso(struct build_id *bid)
+{
+	const char *base = (const char *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	int i;
+
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return -ENOENT;
+	for (i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const Elf64_Phdr *)(base + eh->e_phoff) + i;
+
+		if (ph->p_type == PT_NOTE &&
+		    !build_id__parse_notes(base + ph->p_offset, ph->p_filesz, bid))
+			return 0;
+	}
+	return -ENOENT;
 }

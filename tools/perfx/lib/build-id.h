@@ -16,6 +16,8 @@ int build_id__read_elf(const char *path, struct build_id *bid);
 /* The same note in raw ELF notes, as /sys/kernel/notes holds them. */
 int build_id__read_notes(const char *path, struct build_id *bid);
 int build_id__parse_notes(const void *notes, size_t len, struct build_id *bid);
+/* the build-id of the vDSO, as mapped into this process */
+int build_id__read_vdso(struct build_id *bid);
 /* lowercase hex, NUL-terminated; @buf needs 2 * BUILD_ID_SIZE + 1 */
 void build_id__snprintf(const struct build_id *bid, char *buf);
 

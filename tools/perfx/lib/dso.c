@@ -108,9 +108,11 @@ int dso__read_build_id(struct dso *dso)
 	dso->bid_read = true;
 	if (!strcmp(dso->name, DSO_KERNEL_NAME))
 		dso->bid_err = build_id__read_notes("/sys/kernel/notes", &dso->bid);
+	else if (!strcmp(dso->name, DSO_VDSO_NAME))
+		dso->bid_err = build_id__read_vdso(&dso->bid);
 	else if (dso->name[0] == '/')
 		dso->bid_err = build_id__read_elf(dso->name, &dso->bid);
 	else
-		dso->bid_err = -ENOENT;	/* [vdso], [stack], //anon-like names */
+		dso->bid_err = -ENOENT;	/* [stack], //anon-like names */
 	return dso->bid_err;
 }

@@ -8,6 +8,7 @@
 #include "build-id.h"
 
 #define DSO_KERNEL_NAME		"[kernel.kallsyms]"
+#define DSO_VDSO_NAME		"[vdso]"
 
 /* A mapped object, by name; its build-id is looked up once. */
 struct dso {

@@ -49,6 +49,8 @@ enum {
 };
 
 #define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
+/* a pipe's TRACING_DATA record: header and a u32 size, the data after it */
+#define PERFX_TRACING_DATA_RECORD	12
 /* header, pid, 24 bytes of build-id, no name */
 #define PERFX_BUILD_ID_RECORD_MIN	(8 + 4 + 24)
 #define PERF_ATTR_MIN_SIZE		64	/* PERF_ATTR_SIZE_VER0 */

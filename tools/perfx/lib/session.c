@@ -4,6 +4,7 @@
  */
 #include <byteswap.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -123,6 +124,51 @@ void perfx_session__close(struct perfx_session *s)
 	perfx_header__exit(&s->header);
 }
 
+/*
+ * A pipe's TRACING_DATA record says how many bytes follow it, outside its
+ * size: they are read into the TRACING_DATA feature, and the record is
+ * handed on alone.  @ev stays valid: the record is copied first.
+ */
+static int session__tracing_data(struct perfx_session *s, const struct perf_event_header *ev,
+				 __u64 pos)
+{
+	struct perfx_reader *r = &s->reader;
+	size_t size, done = 0, avail;
+	const void *p;
+	char *data;
+	int err;
+
+	if (ev->size < PERFX_TRACING_DATA_RECORD) {
+		pr_err("%s: byte offset %llu: TRACING_DATA record of size %u: less than %d bytes (EINVAL)\n",
+		       s->name, (unsigned long long)pos, ev->size, PERFX_TRACING_DATA_RECORD);
+		return -EINVAL;
+	}
+	size = perfx__get_u32((const char *)ev + 8);
+	memcpy(s->tracing_rec, ev, PERFX_TRACING_DATA_RECORD);
+	data = malloc(size ? size : 1);
+	if (!data)
+		return -ENOMEM;
+	while (done < size) {
+		size_t n = size - done < PERFX_DATA_BLOCK / 2 ? size - done : PERFX_DATA_BLOCK / 2;
+
+		err = perfx_reader__peek(r, n, &p, &avail);
+		if (err == -ENODATA) {
+			pr_err("%s: byte offset %llu: TRACING_DATA record: %zu bytes of tracing data follow it, the input ends after %zu (EINVAL)\n",
+			       s->name, (unsigned long long)pos, size, done + avail);
+			err = -EINVAL;
+		}
+		if (err)
+			goto out_free;
+		memcpy(data + done, p, n);
+		perfx_reader__skip(r, n);
+		done += n;
+	}
+	err = perfx_header__set_feature(&s->header, HEADER_TRACING_DATA, data, size);
+out_free:
+	free(data);
+	return err;
+}
+
 int perfx_session__next(struct perfx_session *s, const struct perf_event_header **ev,
 			__u64 *pos)
 {
@@ -138,6 +184,11 @@ int perfx_session__next(struct perfx_session *s, const struct perf_event_header 
 		ret = perfx_header__read_record(&s->header, s->name, *ev, *pos);
 		return ret ? ret : 1;
 	case PERF_RECORD_HEADER_TRACING_DATA:
+		if (!s->header.pipe)
+			break;
+		ret = session__tracing_data(s, *ev, *pos);
+		*ev = (const struct perf_event_header *)s->tracing_rec;
+		return ret ? ret : 1;
 	case PERF_RECORD_AUXTRACE:
 		/* their payload follows the record: not walked yet */
 		pr_err("%s: byte offset %llu: %s record: its trailing data is not supported (EOPNOTSUPP)\n",

@@ -17,6 +17,8 @@ struct perfx_session {
 	int			sample_attrs;	/* attrs the sample layout is for */
 	__u64			sample_type;	/* theirs, if they agree */
 	bool			by_id;		/* else: find the attr by the sample's id */
+	/* a pipe's last TRACING_DATA record, its data in the header's feature */
+	char			tracing_rec[PERFX_TRACING_DATA_RECORD];
 };
 
 /* What inject needs of a sample: where it hit. */
@@ -36,7 +38,11 @@ int perfx_session__open(struct perfx_session *s, int fd, const char *name);
 int perfx_session__open_range(struct perfx_session *s, int fd, const char *name,
 			      const struct perfx_header *h, __u64 start, __u64 end);
 void perfx_session__close(struct perfx_session *s);
-/* As perfx_reader__next(), and a pipe's attrs and features are kept. */
+/*
+ * As perfx_reader__next(), and a pipe's attrs and features are kept; so
+ * is the tracing data that follows a pipe's TRACING_DATA record, whose
+ * record *@ev then points to a copy of (the data is not in its size).
+ */
 int perfx_session__next(struct perfx_session *s, const struct perf_event_header **ev,
 			__u64 *pos);
 int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event_header *ev,

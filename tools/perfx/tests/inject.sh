@@ -33,7 +33,8 @@ perf record -q -e cpu-clock -F 4000 -o "$work/f.data" -- \
 report() { perf report -i "$1" --stdio --sort comm,dso,sym 2> /dev/null | grep -v '^#' | grep -v '^$'; }
 # nsamples: the "Samples: N" perf report counts
 nsamples() { perf report -i "$1" --stdio 2> /dev/null | sed -n 's/^# Samples: \([0-9]*\).*/\1/p' | head -1; }
-# build-ids perf and perfx both can know: not the kernel's, not [vdso]
+# build-ids both write: perfx adds the kernel's where samples hit it, perf
+# inject adds [vdso]'s at its mmap
 bids() { perf buildid-list -i "$1" 2> /dev/null | grep -v -e '\[kernel.kallsyms\]' -e '\[vdso\]' | sort -u; }
 
 check() { if "$@"; then ok "$what"; else notok "$what"; fi; }
@@ -87,6 +88,13 @@ what="--buildid-all: a build-id for every mapped DSO"
 perf inject --buildid-all -i "$work/p.pipe" -o "$work/perfall.data" 2> /dev/null
 check test "$(bids "$work/all.data" | wc -l)" -ge "$(bids "$work/perfall.data" | wc -l)"
 
+# perf 6.1 names its [vdso] entry after its temporary copy of the vDSO
+# (6.12 writes "[vdso]", as perfx) and lists only such entries
+what="--buildid-all: perfx's [vdso] build-id (-v) is the one perf inject writes"
+"$PERFX" inject -v --buildid-all -i "$work/p.pipe" -o "$work/allv.data" 2> "$work/err"
+vdso=$(sed -n 's/^perfx: build-id \([0-9a-f]*\) \[vdso\]$/\1/p' "$work/err")
+check [ -n "$vdso" ] && [ "$vdso" = "$(perf buildid-list -i "$work/perfall.data" 2> /dev/null | sed -n 's/ \[vdso\]$//p')" ]
+
 what="a live pipeline: perf record -o - | perfx inject -b | perf report -i -"
 live=$(perf record -q -e cpu-clock -o - -- sh -c 'head -c 5000000 /dev/zero | md5sum' 2> /dev/null |
 	"$PERFX" inject -b 2> "$work/err" | perf report -i - --stdio 2> /dev/null |
@@ -101,6 +109,25 @@ what="-o the input file itself: read whole, then replaced"
 cp "$work/f.data" "$work/same.data"
 "$PERFX" inject -b -i "$work/same.data" -o "$work/same.data" 2> "$work/err"
 check test "$(nsamples "$work/same.data")" = "$(nsamples "$work/f.data")"
+
+# tracepoints: a pipe's TRACING_DATA record and the data after it
+perf record -q -e sched:sched_switch -a -o - -- sleep 0.2 > "$work/tp.pipe" 2> /dev/null
+fields() { perf script -i "$1" 2> /dev/null | sed -n 's/.*sched:sched_switch: //p'; }
+perf script -i - < "$work/tp.pipe" 2> /dev/null | sed -n 's/.*sched:sched_switch: //p' > "$work/tp.want"
+what="tracepoints, pipe to pipe: the tracing data passes, fields print as perf's"
+"$PERFX" inject -b < "$work/tp.pipe" > "$work/tp.out" 2> "$work/err"
+check diff "$work/tp.want" <(perf script -i - < "$work/tp.out" 2> /dev/null | sed -n 's/.*sched:sched_switch: //p')
+what="tracepoints, pipe to file: the tracing data becomes the feature, fields print"
+"$PERFX" inject -b -i "$work/tp.pipe" -o "$work/tp.data" 2> "$work/err"
+check diff "$work/tp.want" <(fields "$work/tp.data")
+what="tracepoints, file to pipe: the feature becomes the record again"
+"$PERFX" inject -i "$work/tp.data" > "$work/tp2.out" 2> "$work/err"
+check diff "$work/tp.want" <(perf script -i - < "$work/tp2.out" 2> /dev/null | sed -n 's/.*sched:sched_switch: //p')
+what="tracepoints: a pipe cut inside its tracing data is refused, naming it"
+head -c "$(($(grep -abo 'tracing' "$work/tp.pipe" | head -1 | cut -d: -f1) + 100))" "$work/tp.pipe" > "$work/tp.cut"
+"$PERFX" inject -b -i "$work/tp.cut" -o "$work/tp.cut.out" > /dev/null 2> "$work/err"
+check [ $? -eq 255 ] && grep -q 'TRACING_DATA record: [0-9]* bytes of tracing data follow it, the input ends after' "$work/err" &&
+	[ ! -e "$work/tp.cut.out" ]
 
 # expect_refused WHAT REGEX ARGS... - exit 255, REGEX in stderr, clean, no -o file
 expect_refused()

@@ -325,13 +325,13 @@ static void test_file(void)
 	expect_error(bad, f.len, -EINVAL,
 		     "in: byte offset 16: attr_size 8: cannot read attrs of that size, expected 80..4112 (EINVAL)\n",
 		     "an attr size it cannot read");
-	MUTATE(attrs.offset, fh.data.offset);
+	MUTATE(data.offset, fh.attrs.offset);
 	expect_error(bad, f.len, -EINVAL,
-		     "in: byte offset 104: sections overlap: attrs section [104, +144) and data section [104, +64) (EINVAL)\n",
+		     "in: byte offset 112: sections overlap: attrs section [112, +144) and data section [112, +64) (EINVAL)\n",
 		     "overlapping sections");
 	MUTATE(data.size, 1 << 20);
 	expect_error(bad, f.len, -EINVAL,
-		     "in: byte offset 104: data section [104, +1048576) ends past the end of the file (344 bytes) (EINVAL)\n",
+		     "in: byte offset 256: data section [256, +1048576) ends past the end of the file (344 bytes) (EINVAL)\n",
 		     "a data section past the end");
 	MUTATE(adds_features[0], fh.adds_features[0] | 1ULL << 40);
 	expect_error(bad, f.len, -EINVAL,
@@ -344,7 +344,7 @@ static void test_file(void)
 	memcpy(bad, f.p, f.len);
 	memcpy(bad + fh.attrs.offset + offsetof(struct perf_event_attr, size), "\x08\0\0\0", 4);
 	expect_error(bad, f.len, -EINVAL,
-		     "in: byte offset 200: attr 0: attr.size 8: less than 64 bytes or more than the file's attr_size 144 allows (EINVAL)\n",
+		     "in: byte offset 112: attr 0: attr.size 8: less than 64 bytes or more than the file's attr_size 144 allows (EINVAL)\n",
 		     "an attr.size of 8 in a file");
 	free(bad);
 	free(f.p);
