@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# record.sh - perfx record against perf record in one run.
+#
+#   bench/record.sh [-r ROUNDS] [-F FREQ] [-s SECONDS] [-o RESULT.md]
+#
+# The same command line, `record -a -e cpu-clock -F FREQ -o FILE -- hot`
+# where hot keeps both CPUs busy for SECONDS, by perf and by perfx in
+# turn, ROUNDS times: the recorder's own CPU time (user + sys, from
+# /usr/bin/time) per sample, its wall time, and the file's bytes per
+# sample, with the samples counted by perf script; then the ratios
+# perfx / perf of the medians.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+perfx=$here/tools/perfx/perfx
+rounds=5
+freq=4000
+secs=3
+out=
+while getopts "r:F:s:o:" o; do
+	case $o in
+	r) rounds=$OPTARG ;;
+	F) freq=$OPTARG ;;
+	s) secs=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cat > "$work/hot.c" <<'EOF'
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+volatile unsigned long sink;
+
+int main(int argc, char **argv)
+{
+	time_t end = time(NULL) + atoi(argv[1]);
+
+	fork();		/* one busy process per CPU of the two */
+	while (time(NULL) < end)
+		for (int i = 0; i < 1000000; i++)
+			sink += i;
+	return 0;
+}
+EOF
+gcc -O1 -o "$work/hot" "$work/hot.c"
+
+# run TOOL: "cpu_s wall_s bytes samples" of one recording
+run()
+{
+	local f=$work/$1.data
+	/usr/bin/time -f "%U %S %e" -o "$work/time" \
+		"${@:2}" record -q -a -e cpu-clock -F "$freq" -o "$f" -- "$work/hot" "$secs" \
+		> /dev/null 2>&1
+	read -r u s e < "$work/time"
+	echo "$(echo "$u + $s" | bc) $e $(stat -c %s "$f") $(perf script -i "$f" 2> /dev/null | wc -l)"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+for ((i = 0; i < rounds; i++)); do
+	run perf perf >> "$work/perf.runs"
+	run perfx "$perfx" >> "$work/perfx.runs"
+done
+
+# per tool: median usec of recorder CPU per sample, median bytes per sample
+stats()
+{
+	awk '{ printf "%.3f %.1f %.2f\n", $1 * 1e6 / $4, $3 / $4, $2 }' "$work/$1.runs" > "$work/$1.per"
+	echo "$(cut -d' ' -f1 "$work/$1.per" | median) $(cut -d' ' -f2 "$work/$1.per" | median) $(cut -d' ' -f3 "$work/$1.per" | median) $(awk '{ print $4 }' "$work/$1.runs" | median)"
+}
+read -r pc pb pw ps <<< "$(stats perf)"
+read -r xc xb xw xs <<< "$(stats perfx)"
+{
+	echo "# record -a -e cpu-clock -F $freq, $rounds rounds of ${secs}s, $(nproc) CPUs, $(uname -r)"
+	echo
+	echo "| | perf | perfx | perfx / perf |"
+	echo "|---|---|---|---|"
+	echo "| recorder CPU, usec per sample | $pc | $xc | $(echo "scale=2; $xc / $pc" | bc) |"
+	echo "| bytes per sample | $pb | $xb | $(echo "scale=2; $xb / $pb" | bc) |"
+	echo "| wall s | $pw | $xw | |"
+	echo "| samples (median) | $ps | $xs | |"
+} | tee ${out:+"$out"}
