@@ -123,16 +123,6 @@ struct record {
 	char			bid_rec[BUILD_ID_RECORD_MAX];
 };
 
-static volatile sig_atomic_t done;
-static volatile sig_atomic_t child_exited;
-
-static void sig_handler(int sig)
-{
-	if (sig == SIGCHLD)
-		child_exited = 1;
-	else
-		done = sig;
-}
 
 static int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
 {
@@ -797,9 +787,9 @@ static int record__filter_hup(struct record *rec)
 
 static bool record__workload_done(struct record *rec)
 {
-	if (!rec->work.pid || !child_exited)
+	if (!rec->work.pid || !perfx_child_exited)
 		return false;
-	child_exited = 0;
+	perfx_child_exited = 0;
 	if (waitpid(rec->work.pid, &rec->workload_status, WNOHANG) != rec->work.pid)
 		return false;
 	rec->work.pid = 0;
@@ -818,7 +808,7 @@ static int record__loop(struct record *rec)
 		err = record__drain(rec, &bytes);
 		if (err || finishing)
 			return err;
-		if (done || record__workload_done(rec) || targets_gone) {
+		if (perfx_done || record__workload_done(rec) || targets_gone) {
 			/* stop the events, then one last pass */
 			record__ioctl(rec, PERF_EVENT_IOC_DISABLE);
 			finishing = true;
@@ -1096,7 +1086,7 @@ static void record__delete(struct record *rec)
 
 static void record__signals(void)
 {
-	struct sigaction sa = { .sa_handler = sig_handler };
+	struct sigaction sa = { .sa_handler = perfx__sig_handler };
 	sigset_t set;
 
 	sigaction(SIGINT, &sa, NULL);

@@ -134,16 +134,6 @@ struct stat_ctx {
 	char target[PATH_MAX];
 };
 
-static volatile sig_atomic_t done;
-static volatile sig_atomic_t child_exited;
-
-static void sig_handler(int sig)
-{
-	if (sig == SIGCHLD)
-		child_exited = 1;
-	else
-		done = 1;
-}
 
 static const char *errname(int err)
 {
@@ -769,7 +759,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 			goto out_close;
 	}
 	next = t0;
-	while (!done) {
+	while (!perfx_done) {
 		/* as perf: -p/-t end when the tasks are gone */
 		if (counting_tasks(ctx) && !ctx->child && !thread_map__alive(ctx->threads, NULL))
 			break;
@@ -789,11 +779,11 @@ static int run_once(struct stat_ctx *ctx, int *status)
 			next.tv_nsec += (long)(ctx->opts.interval % 1000) * 1000000L;
 			next.tv_sec += ctx->opts.interval / 1000 + next.tv_nsec / 1000000000L;
 			next.tv_nsec %= 1000000000L;
-			while (!done && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR) {
-				if (child_exited)
+			while (!perfx_done && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR) {
+				if (perfx_child_exited)
 					break;
 			}
-			if (child_exited && ctx->child && waitpid(ctx->child, &wst, WNOHANG) == ctx->child) {
+			if (perfx_child_exited && ctx->child && waitpid(ctx->child, &wst, WNOHANG) == ctx->child) {
 				getrusage(RUSAGE_CHILDREN, &ru);
 				ctx->child = 0;
 				err = print_interval(ctx, &t0);
@@ -1086,13 +1076,13 @@ int cmd_stat(int argc, char **argv)
 	}
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = sig_handler;
+	sa.sa_handler = perfx__sig_handler;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
 
-	for (run = 0; run < ctx->opts.repeat && !done; run++) {
-		child_exited = 0;
+	for (run = 0; run < ctx->opts.repeat && !perfx_done; run++) {
+		perfx_child_exited = 0;
 		err = run_once(ctx, &status);
 		if (err) {
 			ret = stat_failed(ctx, err);

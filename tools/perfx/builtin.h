@@ -2,6 +2,7 @@
 #ifndef __PERFX_BUILTIN_H
 #define __PERFX_BUILTIN_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -33,6 +34,14 @@ struct usage_option;
 int parse_events__print_error(const char *events, const struct parse_events_error *perr,
 			      int err, const char * const *usagestr,
 			      const struct usage_option *opts);
+
+/*
+ * What stat and record's signal handler saw: the signal that asks them to
+ * stop (SIGINT, SIGTERM), and that their command exited (SIGCHLD).
+ */
+extern volatile sig_atomic_t perfx_done;
+extern volatile sig_atomic_t perfx_child_exited;
+void perfx__sig_handler(int sig);
 
 int perfx__print_stderr(int level, const char *fmt, va_list ap);
 void perfx__setup_print(int verbose);

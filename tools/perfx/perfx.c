@@ -34,6 +34,17 @@ static const struct cmd_struct commands[] = {
 
 static int verbosity;
 
+volatile sig_atomic_t perfx_done;
+volatile sig_atomic_t perfx_child_exited;
+
+void perfx__sig_handler(int sig)
+{
+	if (sig == SIGCHLD)
+		perfx_child_exited = 1;
+	else
+		perfx_done = sig;
+}
+
 int perfx__print_stderr(int level, const char *fmt, va_list ap)
 {
 	if (level > PERFX_WARN && level - PERFX_WARN > verbosity)

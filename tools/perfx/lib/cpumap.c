@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cpumap.h"
+#include "sysfs.h"
 
 static struct cpu_map *cpu_map__alloc(int nr)
 {
@@ -109,25 +110,9 @@ int cpu_map__parse(const char *list, struct cpu_map **mapp)
 int cpu_map__new_online_from(const char *path, struct cpu_map **mapp)
 {
 	char buf[4096];
-	int err = 0;
-	size_t n;
-	FILE *f;
+	int err = sysfs__read(path, buf, sizeof(buf));
 
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	if (ferror(f))
-		err = errno ? -errno : -EIO;
-	else if (n == sizeof(buf) - 1 && fgetc(f) != EOF)
-		err = -EFBIG;
-	fclose(f);
-	if (err)
-		return err;
-	buf[n] = '\0';
-	if (strlen(buf) != n)
-		return -EINVAL;
-	return cpu_map__parse(buf, mapp);
+	return err ? err : cpu_map__parse(buf, mapp);
 }
 
 int cpu_map__new_online(struct cpu_map **mapp)
