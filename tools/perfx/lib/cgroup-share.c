@@ -1,30 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PERF_EVENT_IOC_ATTACH_CGROUP / READ_CGROUP ABI, as the kernel series
- * defines it (include/uapi/linux/perf_event.h of the patched tree):
+ * defines it (include/uapi/linux/perf_event.h of the patched tree): both
+ * take an extensible struct led by { size, flags } (unknown flags and
+ * non-zero reserved fields -EINVAL, a larger size with a non-zero tail
+ * -E2BIG), with pointers as __u64.
  *
- *   ATTACH  _IOW('$', 12, __u64 *)   u64 { nr, id[nr] }; nr == 0 detaches.
- *           Only CPU-wide, non-sampling, non-cgroup counting events
- *           qualify (-EINVAL otherwise); -ENOENT for an id that is not a
- *           live cgroup; -E2BIG above 65536 ids; -EOPNOTSUPP for a PMU
- *           without a task context, or with perf_event on a cgroup v1
- *           hierarchy or disabled.
- *   READ    _IOWR('$', 13, __u64 *)  u64 { size, id, values... }: size of
- *           the whole buffer in bytes; with a cgroup id the values follow
- *           the event's read_format; with id 0 every attached cgroup at
- *           once: { nr, { id, values... }[nr] }; with PERF_FORMAT_GROUP
- *           (through the leader) the values are the group's read(2)
- *           layout { nr, [ena], [run], { value, [id], [lost] }[nr] } for
- *           every member open, that cgroup's counts.  Returns the bytes written
- *           after the 16-byte header; -ENOSPC (with the size needed stored
- *           in the first word) when the buffer is too small, -ENOENT for an
- *           id not attached.
+ *   ATTACH  struct perf_event_cgroup_attach { size, flags, nr, reserved,
+ *           ids }: nr == 0 detaches.  Only CPU-wide, non-sampling,
+ *           non-cgroup counting events qualify (-EINVAL otherwise);
+ *           -ENOENT for an id that is not a live cgroup; -E2BIG above
+ *           65536 ids; -EOPNOTSUPP for a PMU without a task context, or
+ *           with perf_event on a cgroup v1 hierarchy or disabled.
+ *   READ    struct perf_event_cgroup_read { size, flags, id, buf,
+ *           buf_size }: with a cgroup id the values at buf follow the
+ *           event's read_format; with id 0 every attached cgroup at once:
+ *           { nr, { id, values... }[nr] }; with PERF_FORMAT_GROUP (through
+ *           the leader) the values are the group's read(2) layout
+ *           { nr, [ena], [run], { value, [id], [lost] }[nr] } for every
+ *           member open, that cgroup's counts.  Returns the bytes written
+ *           at buf; -ENOSPC (with the size needed stored in buf_size) when
+ *           the buffer is too small, -ENOENT for an id not attached.
  *
- * Reading is one batch call per event (per group leader) per CPU; a kernel that refuses the
- * batch form (-EINVAL) is read one cgroup at a time.  The caller counts the
- * syscalls through @nr_syscalls so the benchmark can report them.
+ * Reading is one batch call per event (per group leader) per CPU.  The
+ * caller counts the syscalls through @nr_syscalls so the benchmark can
+ * report them.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,21 +39,15 @@
 
 int cgroup_share__attach(int fd, const __u64 *ids, int nr)
 {
-	__u64 *buf;
-	int err = 0;
+	struct perf_event_cgroup_attach arg = {
+		.size = sizeof(arg),
+		.nr = nr,
+		.ids = (uintptr_t)ids,
+	};
 
 	if (nr < 0)
 		return -EINVAL;
-	buf = calloc(nr + 1, sizeof(__u64));
-	if (!buf)
-		return -ENOMEM;
-	buf[0] = (__u64)nr;
-	if (nr)
-		memcpy(buf + 1, ids, nr * sizeof(__u64));
-	if (ioctl(fd, PERF_EVENT_IOC_ATTACH_CGROUP, buf) < 0)
-		err = -errno;
-	free(buf);
-	return err;
+	return ioctl(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &arg) < 0 ? -errno : 0;
 }
 
 /* words of one event's values in a non-group read */
@@ -136,55 +133,6 @@ static int check_cntr(__u64 read_format, int nr_cntr)
 	return nr_cntr == 1 ? 0 : -EINVAL;
 }
 
-static int read_one_by_one(int fd, __u64 read_format, int nr_cntr, const __u64 *ids, int nr,
-			   struct evsel_counts *out, unsigned long *nr_syscalls)
-{
-	size_t words = cgroup_values_size(read_format, nr_cntr);
-	struct evsel_counts *tmp;
-	int i, ret, err = 0;
-	char why[128];
-	__u64 *buf;
-
-	buf = calloc(2 + words + 1, sizeof(*buf));
-	tmp = calloc((size_t)(nr ? nr : 1) * nr_cntr, sizeof(*tmp));
-	if (!buf || !tmp) {
-		err = -ENOMEM;
-		goto out_free;
-	}
-	for (i = 0; i < nr; i++) {
-		/* a word more than needed, to see a reply that is too long */
-		memset(buf, 0, (2 + words + 1) * sizeof(*buf));
-		buf[0] = (2 + words + 1) * sizeof(*buf);
-		buf[1] = ids[i];
-		if (nr_syscalls)
-			(*nr_syscalls)++;
-		ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, buf);
-		if (ret < 0) {
-			err = -errno;
-			goto out_free;
-		}
-		if ((size_t)ret != words * sizeof(*buf)) {
-			pr_err("READ_CGROUP of cgroup id %llu: a reply of %d bytes, expected %zu\n",
-			       (unsigned long long)ids[i], ret, words * sizeof(*buf));
-			err = -EPROTO;
-			goto out_free;
-		}
-		err = parse_values(buf + 2, read_format, nr_cntr, &tmp[(size_t)i * nr_cntr], why,
-				   sizeof(why), ids[i]);
-		if (err) {
-			pr_err("READ_CGROUP of cgroup id %llu: %s\n", (unsigned long long)ids[i],
-			       why);
-			goto out_free;
-		}
-	}
-	if (nr)
-		memcpy(out, tmp, (size_t)nr * nr_cntr * sizeof(*out));
-out_free:
-	free(tmp);
-	free(buf);
-	return err;
-}
-
 int cgroup_share__parse_reply(const __u64 *reply, size_t bytes, __u64 read_format,
 			      int nr_cntr, const __u64 *ids, int nr, struct evsel_counts *out,
 			      char *why, size_t whylen)
@@ -263,36 +211,32 @@ out_free:
 int cgroup_share__read(int fd, __u64 read_format, int nr_cntr, const __u64 *ids, int nr,
 		       struct evsel_counts *out, unsigned long *nr_syscalls)
 {
-	size_t size, per;
+	struct perf_event_cgroup_read arg = { .size = sizeof(arg), .id = 0 };
 	char why[128];
 	int ret, err;
 	__u64 *buf;
 
 	if (nr < 0 || check_cntr(read_format, nr_cntr))
 		return -EINVAL;
-	per = 1 + cgroup_values_size(read_format, nr_cntr);
-	size = (3 + (size_t)nr * per) * sizeof(__u64);
-	buf = calloc(1, size);
+	arg.buf_size = (1 + (size_t)nr * (1 + cgroup_values_size(read_format, nr_cntr))) *
+		       sizeof(__u64);
+	buf = calloc(1, arg.buf_size);
 	if (!buf)
 		return -ENOMEM;
-	buf[0] = size;
-	buf[1] = 0;
+	arg.buf = (uintptr_t)buf;
 	if (nr_syscalls)
 		(*nr_syscalls)++;
-	ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, buf);
+	ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, &arg);
 	if (ret < 0) {
 		err = -errno;
-		/* a kernel without the batch form: one cgroup at a time */
-		if (err == -EINVAL)
-			err = read_one_by_one(fd, read_format, nr_cntr, ids, nr, out, nr_syscalls);
 		goto out_free;
 	}
-	if ((size_t)ret > size - 2 * sizeof(__u64)) {
-		snprintf(why, sizeof(why), "a reply of %d bytes in a buffer of %zu", ret,
-			 size - 2 * sizeof(__u64));
+	if ((__u64)ret > arg.buf_size) {
+		snprintf(why, sizeof(why), "a reply of %d bytes in a buffer of %llu", ret,
+			 (unsigned long long)arg.buf_size);
 		err = -EPROTO;
 	} else {
-		err = cgroup_share__parse_reply(buf + 2, ret, read_format, nr_cntr, ids, nr, out,
+		err = cgroup_share__parse_reply(buf, ret, read_format, nr_cntr, ids, nr, out,
 						why, sizeof(why));
 	}
 	if (err == -EPROTO)

@@ -17,11 +17,29 @@ struct evsel_counts;
  * Everything that depends on the ABI's exact layout lives in
  * cgroup-share.c, behind these calls.
  */
-#ifndef PERF_EVENT_IOC_ATTACH_CGROUP
-#define PERF_EVENT_IOC_ATTACH_CGROUP	_IOW('$', 12, __u64 *)
-#endif
-#ifndef PERF_EVENT_IOC_READ_CGROUP
-#define PERF_EVENT_IOC_READ_CGROUP	_IOWR('$', 13, __u64 *)
+/* the host's uapi headers may predate the ioctls: the same as the uapi */
+#ifndef PERF_CGROUP_ATTACH_SIZE_VER0
+struct perf_event_cgroup_attach {
+	__u32	size;
+	__u32	flags;
+	__u32	nr;
+	__u32	reserved;
+	__u64	ids;
+};
+
+#define PERF_CGROUP_ATTACH_SIZE_VER0	24
+
+struct perf_event_cgroup_read {
+	__u32	size;
+	__u32	flags;
+	__u64	id;
+	__u64	buf;
+	__u64	buf_size;
+};
+
+#define PERF_CGROUP_READ_SIZE_VER0	32
+#define PERF_EVENT_IOC_ATTACH_CGROUP	_IOW('$', 12, struct perf_event_cgroup_attach)
+#define PERF_EVENT_IOC_READ_CGROUP	_IOWR('$', 13, struct perf_event_cgroup_read)
 #endif
 
 /* Attach @nr ids to the event @fd; -ENOTTY when the kernel lacks the ioctl. */
@@ -34,14 +52,13 @@ int cgroup_share__attach(int fd, const __u64 *ids, int nr);
  * group that are open (the leader and the members the kernel took), and
  * @out[k * nr_cntr + m] the m-th counter's counts for the k-th cgroup, with
  * the group's times.  Adds the number of syscalls it took to *@nr_syscalls.
- * A kernel without the batch form (-EINVAL) is read one cgroup at a time.
  * -ENOENT when an id is no longer attached, -EPROTO when the kernel's
  * answer does not parse, -EINVAL for a bad @nr or @nr_cntr.
  */
 int cgroup_share__read(int fd, __u64 read_format, int nr_cntr, const __u64 *ids, int nr,
 		       struct evsel_counts *out, unsigned long *nr_syscalls);
 /*
- * The batch reply @reply[0..@bytes) (what follows the 16-byte header:
+ * The batch reply @reply[0..@bytes) (what the kernel wrote at buf:
  * { nr, { id, values... }[nr] }, values as in read(2) of the event for
  * @read_format) into @out[0..nr*nr_cntr-1] as cgroup_share__read() does.
  * -EPROTO for a reply that does not parse (a size that is not exactly

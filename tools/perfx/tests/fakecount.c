@@ -28,9 +28,7 @@
  *                      refuses with its errno (attach_cgroups()); a
  *                      cgroup's read returns what a per-cgroup event of the
  *                      same config on the same CPU would, so shared mode
- *                      must print exactly what per-cgroup mode prints;
- *                      2: the same without the batch form (a batch read
- *                      is -EINVAL), as a kernel read one cgroup at a time
+ *                      must print exactly what per-cgroup mode prints
  *   FAKECOUNT_SHARE_REFUSE
  *                      CONFIG: ATTACH of a group holding the software event
  *                      of that config is -EOPNOTSUPP, as the kernel refuses
@@ -77,6 +75,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "../lib/cgroup-share.h"
 
 #define MAX_FD		65536
 /* the kernel's PERF_CGROUP_ATTACH_MAX */
@@ -550,8 +550,8 @@ static __u64 fake_count(struct fake_fd *f, unsigned int cgroup, __u64 n)
 	return unit(f->type, f->config) * w;
 }
 
-#define FAKE_ATTACH	_IOW('$', 12, __u64 *)
-#define FAKE_READ	_IOWR('$', 13, __u64 *)
+/* the cgroup ioctls are matched with the size bits masked, as the kernel does */
+#define IOC_NOSIZE(req)	((req) & ~(unsigned long)IOCSIZE_MASK)
 
 static int (*real_ioctl)(int, unsigned long, ...);
 
@@ -711,24 +711,57 @@ static int set_cgroups(struct fake_fd *f, const __u64 *ids, __u64 nr,
 }
 
 /*
- * PERF_EVENT_IOC_ATTACH_CGROUP on @fd with { nr, ids[nr] } at @v, checked
- * in the order the kernel's perf_cgroup_attach_ioctl() checks: -E2BIG for
+ * Copy the extensible argument @arg into @karg (@ksize bytes) as the
+ * kernel's perf_copy_ext_arg() does: -EINVAL for a size below @ver0,
+ * -E2BIG above a page or with a non-zero byte past what it knows.
+ */
+static int copy_ext_arg(void *karg, size_t ksize, __u32 ver0, const void *arg)
+{
+	const unsigned char *p = arg;
+	__u32 size, i;
+
+	memcpy(&size, arg, sizeof(size));
+	if (size < ver0)
+		return -EINVAL;
+	if (size > (__u32)sysconf(_SC_PAGESIZE))
+		return -E2BIG;
+	for (i = ksize; i < size; i++)
+		if (p[i])
+			return -E2BIG;
+	memset(karg, 0, ksize);
+	memcpy(karg, arg, size < ksize ? size : ksize);
+	return 0;
+}
+
+/*
+ * PERF_EVENT_IOC_ATTACH_CGROUP on @fd with struct perf_event_cgroup_attach
+ * at @arg, checked in the order the kernel's perf_cgroup_attach_ioctl()
+ * checks: the struct's size, -EINVAL for flags or reserved, -E2BIG for
  * too many ids, -ENOENT for an id naming no live cgroup (this shim needs
  * root to open it by handle), -EINVAL through a group member or if the
  * event or a member does not qualify, -EINVAL for an id given twice.
  * Every member of the group gets the set.
  */
-static int attach_cgroups(int fd, const __u64 *v)
+static int attach_cgroups(int fd, const void *arg)
 {
-	__u64 nr = v[0], k, *sorted = NULL;
+	struct perf_event_cgroup_attach a;
 	unsigned int *index = NULL;
+	__u64 nr, k, *sorted = NULL;
+	const __u64 *ids;
 	int m, err;
 
+	err = copy_ext_arg(&a, sizeof(a), PERF_CGROUP_ATTACH_SIZE_VER0, arg);
+	if (err)
+		return err;
+	if (a.flags || a.reserved)
+		return -EINVAL;
+	nr = a.nr;
+	ids = (const __u64 *)(uintptr_t)a.ids;
 	if (nr > ATTACH_MAX)
 		return -E2BIG;
 	index = calloc(nr + 1, sizeof(*index));
 	sorted = calloc(nr + 1, sizeof(*sorted));
-	err = index && sorted ? index_cgroups(v + 1, nr, index) : -ENOMEM;
+	err = index && sorted ? index_cgroups(ids, nr, index) : -ENOMEM;
 	if (!err && fds[fd].group_fd >= 0)
 		err = -EINVAL;
 	for (m = next_member(fd, -1); !err && m >= 0; m = next_member(fd, m))
@@ -738,67 +771,50 @@ static int attach_cgroups(int fd, const __u64 *v)
 		if (refused(&fds[m]))
 			err = -EOPNOTSUPP;
 	if (!err) {
-		memcpy(sorted, v + 1, nr * sizeof(*sorted));
+		memcpy(sorted, ids, nr * sizeof(*sorted));
 		qsort(sorted, nr, sizeof(*sorted), cmp_u64);
 	}
 	for (k = 1; !err && k < nr; k++)
 		if (sorted[k] == sorted[k - 1])
 			err = -EINVAL;
 	for (m = next_member(fd, -1); !err && m >= 0; m = next_member(fd, m))
-		err = set_cgroups(&fds[m], v + 1, nr, index);
+		err = set_cgroups(&fds[m], ids, nr, index);
 	free(sorted);
 	free(index);
 	return err;
 }
 
-int ioctl(int fd, unsigned long req, ...)
+/*
+ * PERF_EVENT_IOC_READ_CGROUP of @fd with struct perf_event_cgroup_read at
+ * @arg: the checks and the layouts of the kernel's perf_cgroup_read_ioctl().
+ * Returns the bytes written or -errno.
+ */
+static int read_cgroups(int fd, struct perf_event_cgroup_read *arg)
 {
-	struct fake_fd *f;
-	__u64 *v, n, need;
-	va_list ap;
-	void *arg;
-	int i = 2, words, err;
+	struct perf_event_cgroup_read r;
+	struct fake_fd *f = &fds[fd];
+	int i = 0, words, err;
+	__u64 n, need, *v;
 
-	if (!real_ioctl)
-		real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-	va_start(ap, req);
-	arg = va_arg(ap, void *);
-	va_end(ap);
-	if (!env_long("FAKECOUNT_SHARE", 0) || (req != FAKE_ATTACH && req != FAKE_READ) ||
-	    fd < 0 || fd >= MAX_FD || !fds[fd].used)
-		return real_ioctl(fd, req, arg);
-	f = &fds[fd];
-	v = arg;
-	if (req == FAKE_ATTACH) {
-		err = attach_cgroups(fd, v);
-		if (err) {
-			errno = -err;
-			return -1;
-		}
-		return 0;
-	}
+	err = copy_ext_arg(&r, sizeof(r), PERF_CGROUP_READ_SIZE_VER0, arg);
+	if (err)
+		return err;
+	if (r.flags)
+		return -EINVAL;
 	/* a group is read as its leader's, whichever of its fds is asked */
 	if (f->read_format & PERF_FORMAT_GROUP && f->group_fd >= 0 && f->group_fd < MAX_FD &&
 	    fds[f->group_fd].used) {
 		fd = f->group_fd;
 		f = &fds[fd];
 	}
-	if (v[0] < 16) {
-		errno = EINVAL;
-		return -1;
-	}
 	words = fake_values_words(fd);
-	if (v[1] == 0 && env_long("FAKECOUNT_SHARE", 0) == 2) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (v[1] == 0) {
-		/* batch: { nr, { id, values... }[nr] } after the header */
-		need = 8 * (2 + 1 + f->nr_cgroups * (1 + words));
-		if (v[0] < need) {
-			v[0] = need;
-			errno = ENOSPC;
-			return -1;
+	v = (__u64 *)(uintptr_t)r.buf;
+	if (r.id == 0) {
+		/* batch: { nr, { id, values... }[nr] } */
+		need = 8 * (1 + f->nr_cgroups * (1 + words));
+		if (r.buf_size < need) {
+			arg->buf_size = need;
+			return -ENOSPC;
 		}
 		n = ++f->share_reads;
 		v[i++] = f->nr_cgroups;
@@ -806,23 +822,46 @@ int ioctl(int fd, unsigned long req, ...)
 			v[i++] = f->ids[k];
 			i = fake_values(fd, k, n, v, i);
 		}
-		return (i - 2) * 8;
+		return i * 8;
 	}
-	for (n = 0; n < f->nr_cgroups && f->ids[n] != v[1]; n++)
+	for (n = 0; n < f->nr_cgroups && f->ids[n] != r.id; n++)
 		;
-	if (n == f->nr_cgroups) {
-		errno = ENOENT;
-		return -1;
-	}
-	need = 8 * (2 + (__u64)words);
-	if (v[0] < need) {
-		v[0] = need;
-		errno = ENOSPC;
-		return -1;
+	if (n == f->nr_cgroups)
+		return -ENOENT;
+	need = 8 * (__u64)words;
+	if (r.buf_size < need) {
+		arg->buf_size = need;
+		return -ENOSPC;
 	}
 	/* each cgroup is read once per interval */
 	i = fake_values(fd, n, f->share_reads++ / f->nr_cgroups + 1, v, i);
-	return (i - 2) * 8;
+	return i * 8;
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+	int ret;
+
+	if (!real_ioctl)
+		real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (!env_long("FAKECOUNT_SHARE", 0) || fd < 0 || fd >= MAX_FD || !fds[fd].used)
+		return real_ioctl(fd, req, arg);
+	if (IOC_NOSIZE(req) == IOC_NOSIZE(PERF_EVENT_IOC_ATTACH_CGROUP))
+		ret = attach_cgroups(fd, arg);
+	else if (IOC_NOSIZE(req) == IOC_NOSIZE(PERF_EVENT_IOC_READ_CGROUP))
+		ret = read_cgroups(fd, arg);
+	else
+		return real_ioctl(fd, req, arg);
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return ret;
 }
 
 ssize_t read(int fd, void *buf, size_t len)

@@ -5,11 +5,12 @@
  * group for each cgroup), and refuses garbage (a wrong count of cgroups or
  * of a group's counters, unknown or repeated ids, a size that is not the
  * reply's) with the exact -errno, leaving the output alone; and, through a
- * fake ioctl(), that cgroup_share__read() checks the kernel's byte count
- * and falls back to one cgroup at a time on -EINVAL, groups too.
+ * fake ioctl(), that cgroup_share__read() and cgroup_share__attach() pass
+ * the kernel the structs it documents and check its byte count.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,56 +28,45 @@
 /* what the fake kernel does with the next READ_CGROUP calls */
 static struct {
 	int batch_errno;		/* the batch call fails with this */
-	const __u64 *reply;		/* else: copied after the header */
+	const __u64 *reply;		/* else: copied to buf */
 	size_t words;
 	int ret;			/* and this is returned */
-	int one_ret;			/* one-by-one calls return this many bytes */
-	int one_nr;			/* and, if not 0, a group of this many */
 	int calls;
+	struct perf_event_cgroup_attach attach;	/* the last ATTACH's */
 } fake;
 
 int ioctl(int fd, unsigned long req, ...);
 
 int ioctl(int fd, unsigned long req, ...)
 {
-	__u64 *buf;
+	struct perf_event_cgroup_read *arg;
 	va_list ap;
 
 	(void)fd;
 	va_start(ap, req);
-	buf = va_arg(ap, __u64 *);
+	arg = va_arg(ap, struct perf_event_cgroup_read *);
 	va_end(ap);
 	fake.calls++;
-	if (req != PERF_EVENT_IOC_READ_CGROUP) {
-		errno = ENOTTY;
+	if (req == PERF_EVENT_IOC_ATTACH_CGROUP) {
+		memcpy(&fake.attach, arg, sizeof(fake.attach));
+		return 0;
+	}
+	/* only the batch form, of the documented struct, is used */
+	if (req != PERF_EVENT_IOC_READ_CGROUP || arg->size != sizeof(*arg) || arg->flags ||
+	    arg->id) {
+		errno = EINVAL;
 		return -1;
 	}
-	if (buf[1] == 0) {
-		if (fake.batch_errno) {
-			errno = fake.batch_errno;
-			return -1;
-		}
-		memcpy(buf + 2, fake.reply, fake.words * sizeof(__u64));
-		return fake.ret;
+	if (fake.batch_errno) {
+		errno = fake.batch_errno;
+		return -1;
 	}
-	if (fake.one_nr) {
-		/* a group (GF): counter m is id * 10 + m, ena 2, run 1, event id 900 + m */
-		__u64 m, *v = buf + 2;
-
-		*v++ = fake.one_nr;
-		*v++ = 2;
-		*v++ = 1;
-		for (m = 0; m < (__u64)fake.one_nr && v + 2 <= buf + buf[0] / 8; m++) {
-			*v++ = buf[1] * 10 + m;
-			*v++ = 900 + m;
-		}
-		return fake.one_ret;
+	if (arg->buf_size < fake.words * sizeof(__u64)) {
+		errno = ENOSPC;
+		return -1;
 	}
-	/* one cgroup: its id times 10, ena 2, run 1 */
-	buf[2] = buf[1] * 10;
-	buf[3] = 2;
-	buf[4] = 1;
-	return fake.one_ret;
+	memcpy((void *)(uintptr_t)arg->buf, fake.reply, fake.words * sizeof(__u64));
+	return fake.ret;
 }
 
 static const __u64 ids[] = { 11, 22, 33 };
@@ -269,25 +259,21 @@ static void test_read(void)
 	tap_ok(err == -ENOENT && untouched(out, 3), "the kernel's -ENOENT is passed on (got %d)",
 	       err);
 
-	/* a kernel without the batch form: one call per cgroup */
-	fake.batch_errno = EINVAL;
-	fake.one_ret = B(3);
-	calls = 0;
-	err = cgroup_share__read(3, RF, 1, ids, 3, out, &calls);
-	show(out, 3, got, sizeof(got));
-	tap_ok(!err && calls == 4 && !strcmp(got, "110/2/1,220/2/1,330/2/1"),
-	       "-EINVAL falls back to one call per cgroup (got %d, %lu calls, %s)", err, calls,
-	       got);
-	fake.one_ret = B(2);
-	err = cgroup_share__read(3, RF, 1, ids, 3, out, NULL);
-	tap_ok(err == -EPROTO, "a one-cgroup reply short of the read_format is -EPROTO (got %d)",
-	       err);
-	fake.one_ret = B(9);
-	err = cgroup_share__read(3, RF, 1, ids, 3, out, NULL);
-	tap_ok(err == -EPROTO, "a one-cgroup reply past the buffer is -EPROTO (got %d)", err);
 	tap_ok(cgroup_share__read(3, RF, 1, ids, -1, out, NULL) == -EINVAL,
 	       "a negative cgroup count is -EINVAL");
-	fake.one_nr = 0;
+	fake.batch_errno = 0;
+}
+
+static void test_attach(void)
+{
+	fake.calls = 0;
+	tap_ok(!cgroup_share__attach(3, ids, 3) && fake.calls == 1 &&
+	       fake.attach.size == PERF_CGROUP_ATTACH_SIZE_VER0 && !fake.attach.flags &&
+	       fake.attach.nr == 3 && !fake.attach.reserved &&
+	       fake.attach.ids == (uintptr_t)ids,
+	       "an attach passes { size, 0, nr, 0, ids } in one call");
+	tap_ok(cgroup_share__attach(3, ids, -1) == -EINVAL && fake.calls == 1,
+	       "a negative cgroup count is -EINVAL, without a call");
 }
 
 static void test_read_group(void)
@@ -298,7 +284,6 @@ static void test_read_group(void)
 	int err;
 
 	fake.batch_errno = 0;
-	fake.one_nr = 0;
 	fake.reply = R(3, 11, 2, 100, 50, 1, 901, 2, 902, 22, 2, 200, 100, 3, 901, 4, 902,
 		       33, 2, 300, 150, 5, 901, 6, 902);
 	fake.words = 25;
@@ -323,38 +308,6 @@ static void test_read_group(void)
 	tap_ok(err == -ENOSPC && untouched(out, NR_OUT),
 	       "a group's -ENOSPC is passed on (got %d)", err);
 
-	/* a kernel without the batch form: one call per cgroup, groups too */
-	fake.batch_errno = EINVAL;
-	fake.one_nr = 2;
-	fake.one_ret = B(7);
-	calls = 0;
-	err = cgroup_share__read(3, GF, 2, ids, 3, out, &calls);
-	show(out, 6, got, sizeof(got));
-	tap_ok(!err && calls == 4 &&
-	       !strcmp(got, "110/2/1,111/2/1,220/2/1,221/2/1,330/2/1,331/2/1"),
-	       "a group's -EINVAL falls back to one call per cgroup (got %d, %lu calls, %s)",
-	       err, calls, got);
-	memcpy(out, (struct evsel_counts[NR_OUT])POISONED, sizeof(out));
-	fake.one_nr = 3;
-	fake.one_ret = B(7);
-	err = cgroup_share__read(3, GF, 2, ids, 3, out, NULL);
-	tap_ok(err == -EPROTO && untouched(out, NR_OUT),
-	       "a one-cgroup group of more counters than open is -EPROTO (got %d)", err);
-	fake.one_nr = 1;
-	fake.one_ret = B(7);
-	err = cgroup_share__read(3, GF, 2, ids, 3, out, NULL);
-	tap_ok(err == -EPROTO && untouched(out, NR_OUT),
-	       "a one-cgroup group of fewer counters than open is -EPROTO (got %d)", err);
-	fake.one_nr = 2;
-	fake.one_ret = B(6);
-	err = cgroup_share__read(3, GF, 2, ids, 3, out, NULL);
-	tap_ok(err == -EPROTO && untouched(out, NR_OUT),
-	       "a one-cgroup group reply short by a word is -EPROTO (got %d)", err);
-	fake.one_ret = B(8);
-	err = cgroup_share__read(3, GF, 2, ids, 3, out, NULL);
-	tap_ok(err == -EPROTO && untouched(out, NR_OUT),
-	       "a one-cgroup group reply long by a word is -EPROTO (got %d)", err);
-	fake.one_nr = 0;
 	fake.batch_errno = 0;
 }
 
@@ -403,6 +356,7 @@ int main(void)
 	test_parse_group();
 	test_read();
 	test_read_group();
+	test_attach();
 	fuzz();
 	return tap_done();
 }

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,31 +68,43 @@ static __u64 count(int fd)
 	return read(fd, v, sizeof(v)) == sizeof(v) ? v[0] : 0;
 }
 
-/* ATTACH_CGROUP of the @nr @ids to @fd: 0 or -errno */
-static int attach(int fd, const __u64 *ids, __u64 nr)
+/* ioctl(@fd, @req, @arg): what it returns, or -errno */
+static int ioctl_err(int fd, unsigned long req, void *arg)
 {
-	__u64 *buf = calloc(nr + 1, sizeof(*buf));
-	int ret;
+	int ret = ioctl(fd, req, arg);
 
-	if (!buf)
-		return -ENOMEM;
-	buf[0] = nr;
-	if (nr)
-		memcpy(buf + 1, ids, nr * sizeof(*ids));
-	ret = ioctl(fd, PERF_EVENT_IOC_ATTACH_CGROUP, buf) < 0 ? -errno : 0;
-	free(buf);
-	return ret;
+	return ret < 0 ? -errno : ret;
 }
 
-/* READ_CGROUP of @id from @fd into @buf of @size bytes: bytes or -errno */
-static int read_cgroup(int fd, __u64 id, __u64 *buf, __u64 size)
+/* ATTACH_CGROUP of the @nr @ids to @fd: 0 or -errno */
+static int attach(int fd, const __u64 *ids, __u32 nr)
 {
-	int ret;
+	struct perf_event_cgroup_attach arg = {
+		.size = sizeof(arg),
+		.nr = nr,
+		.ids = (uintptr_t)ids,
+	};
 
-	buf[0] = size;
-	buf[1] = id;
-	ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, buf);
-	return ret < 0 ? -errno : ret;
+	return ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &arg);
+}
+
+/*
+ * READ_CGROUP of @id from @fd into @buf of @size bytes: bytes or -errno;
+ * *@need is the buffer size the call left (the size needed on -ENOSPC)
+ */
+static int read_cgroup(int fd, __u64 id, __u64 *buf, __u64 size, __u64 *need)
+{
+	struct perf_event_cgroup_read arg = {
+		.size = sizeof(arg),
+		.id = id,
+		.buf = (uintptr_t)buf,
+		.buf_size = size,
+	};
+	int ret = ioctl_err(fd, PERF_EVENT_IOC_READ_CGROUP, &arg);
+
+	if (need)
+		*need = arg.buf_size;
+	return ret;
 }
 
 static int file_is(const char *path, const char *want)
@@ -166,7 +179,7 @@ static __u64 cgroup_count(int cgfd)
 static void test_cgroups(int fda, int fdb, __u64 ida, __u64 idb)
 {
 	__u64 a = cgroup_count(fda), b = cgroup_count(fdb), ids[] = { ida, idb };
-	__u64 buf[2 + 1 + 2 * 4];
+	__u64 buf[1 + 2 * 4];
 	int fd = open_event(PERF_COUNT_SW_TASK_CLOCK, -1, 0, -1, 0, NULL);
 	__u64 none = count(fd);
 
@@ -175,16 +188,59 @@ static void test_cgroups(int fda, int fdb, __u64 ida, __u64 idb)
 	       (unsigned long long)a, (unsigned long long)b, (unsigned long long)none);
 	close(fd);
 	fd = open_event(PERF_COUNT_SW_TASK_CLOCK, -1, 0, -1, 0, NULL);
-	tap_ok(!attach(fd, ids, 2) && read_cgroup(fd, 0, buf, sizeof(buf)) == 9 * 8 &&
-	       buf[2] == 2 && buf[3] == ida && buf[4] == a && buf[7] == idb && buf[8] == b,
+	tap_ok(!attach(fd, ids, 2) && read_cgroup(fd, 0, buf, sizeof(buf), NULL) == 9 * 8 &&
+	       buf[0] == 2 && buf[1] == ida && buf[2] == a && buf[5] == idb && buf[6] == b,
 	       "an attached cgroup reads what its per-cgroup event reads");
 	close(fd);
+}
+
+/*
+ * The extensible structs' rules on @fd, which has @id attached: a size
+ * below the first version, a flag or a reserved field is EINVAL, a larger
+ * struct whose tail is zero works and one whose tail is not is E2BIG
+ */
+static void test_ext_arg(int fd, __u64 id)
+{
+	struct {
+		struct perf_event_cgroup_attach a;
+		__u64 tail;
+	} attach = { { .size = sizeof(attach), .nr = 1, .ids = (uintptr_t)&id } };
+	__u64 buf[3];
+	struct {
+		struct perf_event_cgroup_read r;
+		__u64 tail;
+	} read = { { .size = sizeof(read), .id = id, .buf = (uintptr_t)buf,
+		     .buf_size = sizeof(buf) } };
+
+	tap_ok(!ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &attach) &&
+	       ioctl_err(fd, PERF_EVENT_IOC_READ_CGROUP, &read) == 3 * 8,
+	       "larger structs with a zero tail are taken");
+	attach.tail = read.tail = 1;
+	tap_ok(ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &attach) == -E2BIG &&
+	       ioctl_err(fd, PERF_EVENT_IOC_READ_CGROUP, &read) == -E2BIG,
+	       "larger structs with a non-zero tail: E2BIG");
+	attach.tail = read.tail = 0;
+	attach.a.size = PERF_CGROUP_ATTACH_SIZE_VER0 - 1;
+	read.r.size = PERF_CGROUP_READ_SIZE_VER0 - 1;
+	tap_ok(ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &attach) == -EINVAL &&
+	       ioctl_err(fd, PERF_EVENT_IOC_READ_CGROUP, &read) == -EINVAL,
+	       "structs below their first version: EINVAL");
+	attach.a.size = sizeof(attach.a);
+	read.r.size = sizeof(read.r);
+	attach.a.flags = read.r.flags = 1U << 31;
+	tap_ok(ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &attach) == -EINVAL &&
+	       ioctl_err(fd, PERF_EVENT_IOC_READ_CGROUP, &read) == -EINVAL,
+	       "an unknown flag: EINVAL");
+	attach.a.flags = 0;
+	attach.a.reserved = 1;
+	tap_ok(ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &attach) == -EINVAL,
+	       "a non-zero reserved field: EINVAL");
 }
 
 /* ATTACH_CGROUP's refusals, in the order the kernel checks */
 static void test_attach(int fda, __u64 ida, __u64 idb)
 {
-	__u64 *many = calloc(65537, sizeof(*many)), ids[] = { ida, idb }, buf[8];
+	__u64 *many = calloc(65537, sizeof(*many)), ids[] = { ida, idb }, buf[8], need;
 	int fd = open_event(PERF_COUNT_SW_TASK_CLOCK, -1, 0, -1, 0, sampling);
 	int lead, member, err;
 
@@ -217,15 +273,14 @@ static void test_attach(int fda, __u64 ida, __u64 idb)
 	tap_ok(attach(member, ids, 2) == -EINVAL, "through a group member: EINVAL");
 	tap_ok(attach(lead, (__u64[]){ ida, idb, ida }, 3) == -EINVAL, "an id twice: EINVAL");
 	err = attach(lead, ids, 2);
-	tap_ok(!err && read_cgroup(member, idb, buf, sizeof(buf)) == 3 * 8,
+	tap_ok(!err && read_cgroup(member, idb, buf, sizeof(buf), NULL) == 3 * 8,
 	       "through the leader: the member counts for the cgroups too");
-	tap_ok(!attach(lead, ids, 1) && read_cgroup(lead, idb, buf, sizeof(buf)) == -ENOENT,
+	tap_ok(!attach(lead, ids, 1) && read_cgroup(lead, idb, buf, sizeof(buf), NULL) == -ENOENT,
 	       "READ_CGROUP of a cgroup no longer attached: ENOENT");
-	tap_ok(read_cgroup(lead, ida, buf, 8) == -EINVAL,
-	       "READ_CGROUP with a size below the header: EINVAL");
-	tap_ok(read_cgroup(lead, ida, buf, 4 * 8) == -ENOSPC && buf[0] == 5 * 8,
+	tap_ok(read_cgroup(lead, ida, buf, 2 * 8, &need) == -ENOSPC && need == 3 * 8,
 	       "READ_CGROUP into too small a buffer: ENOSPC and the size needed");
-	tap_ok(!attach(lead, NULL, 0) && read_cgroup(lead, ida, buf, sizeof(buf)) == -ENOENT,
+	test_ext_arg(lead, ida);
+	tap_ok(!attach(lead, NULL, 0) && read_cgroup(lead, ida, buf, sizeof(buf), NULL) == -ENOENT,
 	       "no ids detach every cgroup");
 	close(member);
 	close(lead);
