@@ -9,6 +9,7 @@
  * is one.
  */
 #include "cgroup_share_util.h"
+#include <linux/elf.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -713,16 +714,48 @@ TEST_F(share, many_cgroups)
 	free(ids);
 }
 
+/* ATTACH_CGROUP of @arg, in a struct of @size bytes whose tail is @tail */
+static int attach_sized(int fd, struct perf_event_cgroup_attach arg,
+			__u32 size, __u8 tail)
+{
+	struct {
+		struct perf_event_cgroup_attach arg;
+		__u8 tail[64];
+	} big;
+
+	memset(&big, tail, sizeof(big));
+	big.arg = arg;
+	big.arg.size = size;
+	/* the number encodes the caller's size, as a later header's would */
+	return cgs_ioctl(fd, _IOW('$', 12, big), &big);
+}
+
+/* READ_CGROUP of @arg, in a struct of @size bytes whose tail is @tail */
+static int read_sized(int fd, struct perf_event_cgroup_read arg, __u32 size,
+		      __u8 tail)
+{
+	struct {
+		struct perf_event_cgroup_read arg;
+		__u8 tail[64];
+	} big;
+
+	memset(&big, tail, sizeof(big));
+	big.arg = arg;
+	big.arg.size = size;
+	return cgs_ioctl(fd, _IOWR('$', 13, big), &big);
+}
+
 /*
  * Every ATTACH error leaves the attached set as it was: an unknown id and
  * a removed cgroup's id (-ENOENT), a duplicate (-EINVAL), a bad pointer
- * (-EFAULT), more than the limit (-E2BIG).
+ * to the struct or to the ids (-EFAULT), more than the limit (-E2BIG).
  */
 TEST_F(share, attach_errors)
 {
 	__u64 ids[] = { self->a_id, self->b_id }, got[4], gone;
+	struct perf_event_cgroup_attach arg = { .size = sizeof(arg) };
 	char path[PATH_MAX], *map;
-	__u64 hdr[2], *nr;
+	__u64 *unmapped;
 	long page;
 
 	gone = cgs_mkdir(self->dir, "gone", path);
@@ -735,23 +768,20 @@ TEST_F(share, attach_errors)
 	EXPECT_EQ(-ENOENT, cgs_attach(self->fd, (__u64[]){ gone }, 1));
 	EXPECT_EQ(-EINVAL, cgs_attach(self->fd,
 				      (__u64[]){ self->c_id, self->a_id, self->c_id }, 3));
-	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP, (void *)8));
-	EXPECT_EQ(EFAULT, errno);
-	/* nr readable, the ids run into an unmapped page */
+	EXPECT_EQ(-EFAULT, cgs_ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP, (void *)8));
+	/* one id readable, the next ones in an unmapped page */
 	page = sysconf(_SC_PAGESIZE);
 	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, map);
 	ASSERT_EQ(0, munmap(map + page, page));
-	nr = (__u64 *)(map + page) - 2;
-	nr[0] = 4;
-	nr[1] = self->c_id;
-	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP, nr));
-	EXPECT_EQ(EFAULT, errno);
+	unmapped = (__u64 *)(map + page) - 1;
+	unmapped[0] = self->c_id;
+	EXPECT_EQ(-EFAULT, cgs_attach(self->fd, unmapped, 4));
 	munmap(map, page);
-	hdr[0] = CGS_ATTACH_MAX + 1;
-	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP, hdr));
-	EXPECT_EQ(E2BIG, errno);
+	arg.nr = CGS_ATTACH_MAX + 1;
+	arg.ids = (uintptr_t)ids;
+	EXPECT_EQ(-E2BIG, cgs_ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP, &arg));
 
 	ASSERT_EQ(2, attached_ids(self->fd, got, 4));
 	EXPECT_EQ(self->a_id, got[0]);
@@ -759,38 +789,176 @@ TEST_F(share, attach_errors)
 }
 
 /*
- * READ errors: an id not attached (-ENOENT), a size below the header
- * (-EINVAL), a buffer too small (-ENOSPC, nothing written past it and the
- * size needed stored in its first word), a bad pointer (-EFAULT).
+ * READ errors: an id not attached (-ENOENT), a buffer too small (-ENOSPC,
+ * nothing written to it and the size needed stored in buf_size), a bad
+ * pointer to the struct or to the buffer (-EFAULT).
  */
 TEST_F(share, read_errors)
 {
+	struct perf_event_cgroup_read arg = { .size = sizeof(arg) };
 	__u64 buf[8];
 
 	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
 	EXPECT_EQ(-ENOENT, cgs_read(self->fd, self->b_id, buf, 1));
 
-	buf[0] = 15;
-	buf[1] = self->a_id;
-	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP, buf));
-	EXPECT_EQ(EINVAL, errno);
-
 	memset(buf, 0xa5, sizeof(buf));
-	buf[0] = 16;
-	buf[1] = self->a_id;
-	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP, buf));
-	EXPECT_EQ(ENOSPC, errno);
-	EXPECT_EQ(24ULL, buf[0]);
-	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, buf[2]);
+	arg.id = self->a_id;
+	arg.buf = (uintptr_t)buf;
+	arg.buf_size = 7;
+	EXPECT_EQ(-ENOSPC, cgs_ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP, &arg));
+	EXPECT_EQ(8ULL, arg.buf_size);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, buf[0]);
+	arg.id = 0;
+	arg.buf_size = 0;
+	EXPECT_EQ(-ENOSPC, cgs_ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP, &arg));
+	EXPECT_EQ(24ULL, arg.buf_size);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, buf[0]);
 
-	EXPECT_EQ(-1, ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP, (void *)8));
-	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-EFAULT, cgs_ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP, (void *)8));
+	arg.buf = 8;
+	EXPECT_EQ(-EFAULT, cgs_ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP, &arg));
 	EXPECT_EQ(1, attached_ids(self->fd, buf, 1));
 }
 
 /*
+ * The arguments are extensible structs: a flag this kernel does not know
+ * is -EINVAL, for both ioctls and every undefined bit, and the set stays.
+ */
+TEST_F(share, ext_arg_unknown_flag)
+{
+	struct perf_event_cgroup_attach attach = {
+		.size = sizeof(attach),
+		.nr = 1,
+		.ids = (uintptr_t)&self->b_id,
+	};
+	struct perf_event_cgroup_read read = { .size = sizeof(read) };
+	__u64 got[2];
+	int bit;
+
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	read.id = self->a_id;
+	read.buf = (uintptr_t)got;
+	read.buf_size = sizeof(got);
+	for (bit = 0; bit < 32; bit++) {
+		attach.flags = 1U << bit;
+		read.flags = 1U << bit;
+		EXPECT_EQ(-EINVAL, cgs_ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP,
+					     &attach));
+		EXPECT_EQ(-EINVAL, cgs_ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP,
+					     &read));
+	}
+	ASSERT_EQ(1, attached_ids(self->fd, got, 2));
+	EXPECT_EQ(self->a_id, got[0]);
+}
+
+/* A non-zero reserved field of ATTACH is -EINVAL, and the set stays. */
+TEST_F(share, ext_arg_reserved_nonzero)
+{
+	struct perf_event_cgroup_attach attach = {
+		.size = sizeof(attach),
+		.nr = 1,
+		.ids = (uintptr_t)&self->b_id,
+	};
+	__u64 got[2];
+	int bit;
+
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	for (bit = 0; bit < 32; bit++) {
+		attach.reserved = 1U << bit;
+		EXPECT_EQ(-EINVAL, cgs_ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP,
+					     &attach));
+	}
+	ASSERT_EQ(1, attached_ids(self->fd, got, 2));
+	EXPECT_EQ(self->a_id, got[0]);
+}
+
+/*
+ * A caller built against a later, larger struct (and so a larger size in
+ * the ioctl number) is served when the fields this kernel does not know
+ * are zero: the attach takes effect and the read returns the values.
+ */
+TEST_F(share, ext_arg_larger_zero_tail)
+{
+	struct perf_event_cgroup_attach attach = {
+		.nr = 2,
+		.ids = (uintptr_t)(__u64[]){ self->a_id, self->b_id },
+	};
+	struct perf_event_cgroup_read read = { .id = 0 };
+	__u64 got[5] = { 0 };
+
+	ASSERT_EQ(0, attach_sized(self->fd, attach, sizeof(attach) + 64, 0));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 20 * MS));
+	read.buf = (uintptr_t)got;
+	read.buf_size = sizeof(got);
+	ASSERT_EQ(40, read_sized(self->fd, read, sizeof(read) + 64, 0));
+	EXPECT_EQ(2ULL, got[0]);
+	EXPECT_EQ(self->a_id, got[1]);
+	EXPECT_LT(0ULL, got[2]);
+	EXPECT_EQ(self->b_id, got[3]);
+	EXPECT_EQ(0ULL, got[4]);
+	/* what it returns for the smallest size too */
+	read.buf_size = 8;
+	read.id = self->b_id;
+	EXPECT_EQ(8, read_sized(self->fd, read, PERF_CGROUP_READ_SIZE_VER0, 0));
+	EXPECT_EQ(0ULL, got[0]);
+}
+
+/*
+ * A larger struct whose unknown tail is not zero asks for something this
+ * kernel does not have: -E2BIG, for any byte of the tail, and nothing
+ * changes; beyond a page it is -E2BIG whatever the tail.
+ */
+TEST_F(share, ext_arg_larger_nonzero_tail)
+{
+	struct perf_event_cgroup_attach attach = {
+		.nr = 1,
+		.ids = (uintptr_t)&self->b_id,
+	};
+	struct perf_event_cgroup_read read = { .id = 0 };
+	__u64 got[3] = { 0 }, page = sysconf(_SC_PAGESIZE);
+	int extra;
+
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	read.buf = (uintptr_t)got;
+	read.buf_size = sizeof(got);
+	for (extra = 1; extra <= 64; extra++) {
+		EXPECT_EQ(-E2BIG, attach_sized(self->fd, attach,
+					       sizeof(attach) + extra, 0xff));
+		EXPECT_EQ(-E2BIG, read_sized(self->fd, read,
+					     sizeof(read) + extra, 0xff));
+	}
+	EXPECT_EQ(-E2BIG, attach_sized(self->fd, attach, page + 1, 0));
+	EXPECT_EQ(-E2BIG, read_sized(self->fd, read, page + 1, 0));
+	ASSERT_EQ(1, attached_ids(self->fd, got, 1));
+	EXPECT_EQ(self->a_id, got[0]);
+}
+
+/* A size below the first version of the struct is -EINVAL. */
+TEST_F(share, ext_arg_too_small)
+{
+	struct perf_event_cgroup_attach attach = {
+		.nr = 1,
+		.ids = (uintptr_t)&self->b_id,
+	};
+	struct perf_event_cgroup_read read = { .id = 0 };
+	__u64 got[3] = { 0 };
+	__u32 size;
+
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	read.buf = (uintptr_t)got;
+	read.buf_size = sizeof(got);
+	for (size = 0; size < PERF_CGROUP_ATTACH_SIZE_VER0; size++)
+		EXPECT_EQ(-EINVAL, attach_sized(self->fd, attach, size, 0));
+	for (size = 0; size < PERF_CGROUP_READ_SIZE_VER0; size++)
+		EXPECT_EQ(-EINVAL, read_sized(self->fd, read, size, 0));
+	ASSERT_EQ(1, attached_ids(self->fd, got, 1));
+	EXPECT_EQ(self->a_id, got[0]);
+}
+
+/*
  * Only CPU-wide counting events qualify: a sampling event, a per-task
- * event and a cgroup event get -EINVAL.
+ * event and a cgroup event get -EINVAL.  A detach and a batch read of a
+ * per-task event, which has no CPU, find nothing: 0 and { nr = 0 }.
  */
 TEST_F(share, event_must_qualify)
 {
@@ -799,6 +967,7 @@ TEST_F(share, event_must_qualify)
 		.size = sizeof(attr),
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 	};
+	__u64 nr = ~0ULL;
 	int fd, cgfd;
 
 	attr.sample_period = 100000;
@@ -811,6 +980,11 @@ TEST_F(share, event_must_qualify)
 	fd = cgs_perf_open(&attr, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-EINVAL, cgs_attach(fd, &self->a_id, 1));
+	/* an event of no CPU has nothing to detach or read (found by the fuzzer) */
+	EXPECT_EQ(0, cgs_attach(fd, NULL, 0));
+	EXPECT_EQ(8, cgs_read(fd, 0, &nr, 1));
+	EXPECT_EQ(0ULL, nr);
+	EXPECT_EQ(-ENOENT, cgs_read(fd, self->a_id, &nr, 1));
 	close(fd);
 
 	cgfd = open(self->dir, O_RDONLY | O_DIRECTORY);
@@ -1222,9 +1396,145 @@ TEST_F(share, cpu_hotplug)
 }
 
 /*
- * A 32-bit process, whose ioctl numbers encode 4-byte pointers, attaches
- * and reads (single and batch) like a 64-bit one: see
- * cgroup_share_compat32.c, which the test runs.  It skips when that
+ * A member added to the group after the attach has no cgroups: it reads 0
+ * for them while the leader counts.  The next attach through the leader
+ * gives it the set; from then on it counts for the cgroup what the leader
+ * counts (both task-clock), and the leader keeps what it had counted.
+ */
+TEST_F(share, late_member_counts_after_reattach)
+{
+	__u64 fmt = PERF_FORMAT_GROUP, v[3], before;
+	int leader, late;
+
+	leader = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, fmt, -1);
+	ASSERT_LE(0, leader);
+	ASSERT_EQ(0, cgs_attach(leader, &self->a_id, 1));
+	late = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, fmt, leader);
+	ASSERT_LE(0, late);
+
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 30 * MS));
+	/* through the member: a group's cgroups are the leader's */
+	ASSERT_EQ(24, cgs_read(late, self->a_id, v, 3));
+	EXPECT_EQ(2ULL, v[0]);
+	EXPECT_LT(20 * MS, v[1]);
+	EXPECT_EQ(0ULL, v[2]);
+	before = v[1];
+
+	ASSERT_EQ(0, cgs_attach(leader, &self->a_id, 1));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 30 * MS));
+	ASSERT_EQ(24, cgs_read(leader, self->a_id, v, 3));
+	EXPECT_LT(20 * MS, v[2]);
+	TH_LOG("leader %llu ns before, %llu after; late member %llu",
+	       (unsigned long long)before, (unsigned long long)v[1],
+	       (unsigned long long)v[2]);
+	EXPECT_TRUE(near(v[1] - before, v[2]));
+	close(late);
+	close(leader);
+}
+
+/* the address of kernel symbol @name in /proc/kallsyms, 0 if not shown */
+static unsigned long ksym(const char *name)
+{
+	char line[512], sym[256], type;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	unsigned long addr = 0, a;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %c %255s", &a, &type, sym) == 3 &&
+		    !strcmp(sym, name)) {
+			addr = a;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return addr;
+}
+
+/* the enabled count of the static key at @addr, read from /proc/kcore */
+static int key_enabled(unsigned long addr)
+{
+	int fd = open("/proc/kcore", O_RDONLY | O_CLOEXEC), enabled = INT_MIN;
+	struct elf64_hdr eh;
+	struct elf64_phdr ph;
+	int i;
+
+	if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != sizeof(eh))
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * eh.e_phentsize) !=
+		    sizeof(ph))
+			break;
+		if (ph.p_type != PT_LOAD || addr < ph.p_vaddr ||
+		    addr + sizeof(enabled) > ph.p_vaddr + ph.p_memsz)
+			continue;
+		/* struct static_key begins with atomic_t enabled */
+		if (pread(fd, &enabled, sizeof(enabled),
+			  ph.p_offset + addr - ph.p_vaddr) != sizeof(enabled))
+			enabled = INT_MIN;
+		break;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	return enabled;
+}
+
+/* the key's count once it is @want, or what it still is after 5 s */
+static int key_settles(unsigned long addr, int want)
+{
+	int i, got = key_enabled(addr);
+
+	for (i = 0; i < 50 && got != want; i++) {
+		usleep(100000);
+		got = key_enabled(addr);
+	}
+	return got;
+}
+
+/*
+ * The static key that puts the accounting in the context switch path, and
+ * the perf_sched_events reference that calls that path, are taken while a
+ * table exists and dropped once the last one is gone (by a work item, a
+ * second later), after a detach and after a close: read in kernel memory
+ * through /proc/kcore, not assumed.
+ */
+TEST_F(share, static_keys_dropped)
+{
+	unsigned long key = ksym("perf_cgroup_table_key");
+	unsigned long sched = ksym("perf_sched_events");
+	int sched_before;
+
+	if (!key || !sched)
+		SKIP(return, "static keys not in /proc/kallsyms (KALLSYMS_ALL, kptr_restrict)");
+	if (key_enabled(key) == INT_MIN)
+		SKIP(return, "cannot read /proc/kcore (PROC_KCORE)");
+
+	/* the keys of earlier tests' tables may still be on their way out */
+	ASSERT_EQ(0, key_settles(key, 0));
+	sched_before = key_settles(sched, 0);
+
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	EXPECT_EQ(1, key_enabled(key));
+	EXPECT_EQ(1, key_enabled(sched));
+	ASSERT_EQ(0, cgs_attach(self->fd, NULL, 0));
+	EXPECT_EQ(0, key_settles(key, 0));
+	EXPECT_EQ(sched_before, key_settles(sched, sched_before));
+
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	EXPECT_EQ(1, key_enabled(key));
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(0, key_settles(key, 0));
+	EXPECT_EQ(sched_before, key_settles(sched, sched_before));
+}
+
+/*
+ * A 32-bit process passes the same structs through the same ioctl numbers
+ * as a 64-bit one, with 4-byte pointers stored in their __u64 fields, and
+ * attaches, reads (single and batch) and gets the same errors (ENOSPC
+ * with the size needed, EINVAL for a flag): see cgroup_share_compat32.c,
+ * which the test runs.  It skips when that
  * helper could not be built or the kernel runs no 32-bit programs.
  */
 TEST_F(share, compat_32bit)

@@ -2,10 +2,13 @@
 /*
  * 32-bit half of share.compat_32bit in cgroup_share.c: built with -m32,
  * freestanding (no 32-bit C library needed), it makes the raw i386 system
- * calls a 32-bit perf tool would make, where _IOW('$', 12, __u64 *)
- * encodes a 4-byte pointer, and exits with 0 when
- *   perf_event_open(cpu-clock, pid -1, cpu 0), ATTACH_CGROUP { 1, id },
- *   READ_CGROUP { size, id } -> 8 bytes, READ_CGROUP { size, 0 } -> 24
+ * calls a 32-bit perf tool would make, with the same structs and ioctl
+ * numbers as a 64-bit one (pointers are __u64 in them, so their layout
+ * does not depend on the caller), and exits with 0 when
+ *   perf_event_open(cpu-clock, pid -1, cpu 0), ATTACH_CGROUP of { id },
+ *   READ_CGROUP of id -> 8 bytes, READ_CGROUP of 0 -> 24 bytes { 1, id, n },
+ *   READ_CGROUP with a small buffer -> ENOSPC and the size needed,
+ *   READ_CGROUP with an unknown flag -> EINVAL
  * all behave as they do for 64-bit callers.  argv[1] is the cgroup id in
  * decimal.  Other exit codes say which step failed.
  */
@@ -17,9 +20,31 @@ typedef unsigned long long __u64;
 #define NR_ioctl		54
 #define NR_perf_event_open	336
 
-/* _IOW('$', 12, __u64 *) and _IOWR('$', 13, __u64 *) with 4-byte pointers */
-#define ATTACH32	((1U << 30) | (4U << 16) | ('$' << 8) | 12)
-#define READ32		((3U << 30) | (4U << 16) | ('$' << 8) | 13)
+#define EINVAL			22
+#define ENOTTY			25
+#define ENOSPC			28
+
+/* the uapi structs, with 4-byte aligned __u64 as i386 lays them out */
+struct perf_event_cgroup_attach {
+	__u32	size;
+	__u32	flags;
+	__u32	nr;
+	__u32	reserved;
+	__u64	ids;
+};
+
+struct perf_event_cgroup_read {
+	__u32	size;
+	__u32	flags;
+	__u64	id;
+	__u64	buf;
+	__u64	buf_size;
+};
+
+/* _IOW('$', 12, struct ...) and _IOWR('$', 13, struct ...) */
+#define IOC(dir, nr, size)	(((dir) << 30) | ((size) << 16) | ('$' << 8) | (nr))
+#define ATTACH	IOC(1U, 12, sizeof(struct perf_event_cgroup_attach))
+#define READ	IOC(3U, 13, sizeof(struct perf_event_cgroup_read))
 
 static long sys5(long n, long a, long b, long c, long d, long e)
 {
@@ -57,10 +82,15 @@ int cmain(long *sp)
 {
 	/* the first 64 bytes of struct perf_event_attr (PERF_ATTR_SIZE_VER0) */
 	__u32 attr[16] = { 1 /* PERF_TYPE_SOFTWARE */, 64 };
-	__u64 id = 0, buf[8] = { 0 };
+	struct perf_event_cgroup_attach attach = { .size = sizeof(attach) };
+	struct perf_event_cgroup_read read = { .size = sizeof(read) };
+	__u64 id = 0, buf[4] = { 0 };
 	const char *s;
 	long fd, ret;
 
+	/* the sizes, and so the ioctl numbers, of 64-bit callers */
+	if (sizeof(attach) != 24 || sizeof(read) != 32)
+		sys_exit(9);
 	if (sp[0] < 2)
 		sys_exit(10);
 	for (s = ((char **)(sp + 1))[1]; *s >= '0' && *s <= '9'; s++)
@@ -70,23 +100,34 @@ int cmain(long *sp)
 	if (fd < 0)
 		sys_exit(11);
 
-	buf[0] = 1;
-	buf[1] = id;
-	ret = sys5(NR_ioctl, fd, ATTACH32, (long)buf, 0, 0);
+	attach.nr = 1;
+	attach.ids = (unsigned long)&id;
+	ret = sys5(NR_ioctl, fd, ATTACH, (long)&attach, 0, 0);
 	if (ret)
-		sys_exit(ret == -25 /* ENOTTY */ ? 12 : 13);
+		sys_exit(ret == -ENOTTY ? 12 : 13);
 
-	buf[0] = sizeof(buf);
-	buf[1] = id;
-	ret = sys5(NR_ioctl, fd, READ32, (long)buf, 0, 0);
+	read.id = id;
+	read.buf = (unsigned long)buf;
+	read.buf_size = sizeof(buf);
+	ret = sys5(NR_ioctl, fd, READ, (long)&read, 0, 0);
 	if (ret != 8)
 		sys_exit(14);
 
-	buf[0] = sizeof(buf);
-	buf[1] = 0;
-	ret = sys5(NR_ioctl, fd, READ32, (long)buf, 0, 0);
-	if (ret != 24 || buf[2] != 1 || buf[3] != id)
+	read.id = 0;
+	ret = sys5(NR_ioctl, fd, READ, (long)&read, 0, 0);
+	if (ret != 24 || buf[0] != 1 || buf[1] != id)
 		sys_exit(15);
+
+	read.buf_size = 16;
+	ret = sys5(NR_ioctl, fd, READ, (long)&read, 0, 0);
+	if (ret != -ENOSPC || read.buf_size != 24)
+		sys_exit(16);
+
+	read.buf_size = sizeof(buf);
+	read.flags = 1;
+	ret = sys5(NR_ioctl, fd, READ, (long)&read, 0, 0);
+	if (ret != -EINVAL)
+		sys_exit(17);
 
 	sys_exit(0);
 	return 0;

@@ -29,12 +29,29 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
-/* The host's uapi headers may predate the ioctls: same values as the uapi */
-#ifndef PERF_EVENT_IOC_ATTACH_CGROUP
-#define PERF_EVENT_IOC_ATTACH_CGROUP	_IOW('$', 12, __u64 *)
-#endif
-#ifndef PERF_EVENT_IOC_READ_CGROUP
-#define PERF_EVENT_IOC_READ_CGROUP	_IOWR('$', 13, __u64 *)
+/* The host's uapi headers may predate the ioctls: the same as the uapi */
+#ifndef PERF_CGROUP_ATTACH_SIZE_VER0
+struct perf_event_cgroup_attach {
+	__u32	size;
+	__u32	flags;
+	__u32	nr;
+	__u32	reserved;
+	__u64	ids;
+};
+
+#define PERF_CGROUP_ATTACH_SIZE_VER0	24
+
+struct perf_event_cgroup_read {
+	__u32	size;
+	__u32	flags;
+	__u64	id;
+	__u64	buf;
+	__u64	buf_size;
+};
+
+#define PERF_CGROUP_READ_SIZE_VER0	32
+#define PERF_EVENT_IOC_ATTACH_CGROUP	_IOW('$', 12, struct perf_event_cgroup_attach)
+#define PERF_EVENT_IOC_READ_CGROUP	_IOWR('$', 13, struct perf_event_cgroup_read)
 #endif
 #ifndef CLONE_INTO_CGROUP
 #define CLONE_INTO_CGROUP		0x200000000ULL
@@ -63,20 +80,24 @@ static inline int cgs_open_counter(int cpu, __u64 config, __u64 read_format,
 	return cgs_perf_open(&attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
-/* ATTACH_CGROUP with {nr, ids}; returns 0 or -errno */
+/* ioctl(@fd, @cmd, @arg) as 0 or more, or -errno */
+static inline int cgs_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	int ret = ioctl(fd, cmd, arg);
+
+	return ret < 0 ? -errno : ret;
+}
+
+/* ATTACH_CGROUP of @ids[@nr]; returns 0 or -errno */
 static inline int cgs_attach(int fd, const __u64 *ids, unsigned int nr)
 {
-	__u64 *buf = calloc(nr + 1, sizeof(*buf));
-	int ret;
+	struct perf_event_cgroup_attach arg = {
+		.size = sizeof(arg),
+		.nr = nr,
+		.ids = (uintptr_t)ids,
+	};
 
-	if (!buf)
-		return -ENOMEM;
-	buf[0] = nr;
-	if (nr)
-		memcpy(buf + 1, ids, nr * sizeof(*ids));
-	ret = ioctl(fd, PERF_EVENT_IOC_ATTACH_CGROUP, buf);
-	free(buf);
-	return ret < 0 ? -errno : ret;
+	return cgs_ioctl(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &arg);
 }
 
 /*
@@ -85,20 +106,14 @@ static inline int cgs_attach(int fd, const __u64 *ids, unsigned int nr)
  */
 static inline int cgs_read(int fd, __u64 id, __u64 *vals, unsigned int nvals)
 {
-	__u64 *buf = calloc(nvals + 2, sizeof(*buf));
-	int ret;
+	struct perf_event_cgroup_read arg = {
+		.size = sizeof(arg),
+		.id = id,
+		.buf = (uintptr_t)vals,
+		.buf_size = nvals * sizeof(*vals),
+	};
 
-	if (!buf)
-		return -ENOMEM;
-	buf[0] = (nvals + 2) * sizeof(*buf);
-	buf[1] = id;
-	ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, buf);
-	if (ret < 0)
-		ret = -errno;
-	else
-		memcpy(vals, buf + 2, nvals * sizeof(*buf));
-	free(buf);
-	return ret;
+	return cgs_ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, &arg);
 }
 
 /* the count of cgroup @id, read_format 0; -1 on error */
