@@ -9,7 +9,8 @@ KERNEL_IMAGE := build/kbuild-$(CONFIG)/arch/x86/boot/bzImage
 HAVE_PERFX := $(wildcard tools/perfx/Makefile)
 
 .PHONY: help deps source kernel perfx selftests vm run check check-host \
-	check-guest series-export series-check bench clean distclean
+	check-guest series-export series-check bench bench-mem stress clean \
+	distclean
 
 help:
 	@echo 'make deps           install the Debian packages the project needs (as root)'
@@ -23,7 +24,13 @@ help:
 	@echo '                    ends with "check: N passed, N failed, N skipped"'
 	@echo 'make series-export  write build/linux commits back into kernel/patches'
 	@echo 'make series-check   checkpatch --strict and a build of every prefix of the series'
+	@echo '                    (SERIES_CHECK_ARGS=-o: only the objects each patch touches)'
 	@echo 'make bench          the cgroup overhead benchmark in the base guest (bench/README.md)'
+	@echo 'make bench-mem      kernel memory of 8 events x K cgroups on every CPU of the'
+	@echo '                    debug guest, K = 1000 and 65536 (bench/README.md)'
+	@echo 'make stress         the stress selftest and the ABI fuzzer together in the debug'
+	@echo '                    and KASAN guests (DURATION=seconds, default 300;'
+	@echo '                    STRESS_CONFIGS="debug kasan")'
 	@echo 'make clean          remove build outputs but keep build/linux and the kernels'
 	@echo 'make distclean      remove build/ entirely'
 	@echo 'scripts/vm -- CMD   run CMD in the guest (scripts/vm --help)'
@@ -57,8 +64,10 @@ check: deps
 series-export:
 	@scripts/series-export
 
+# SERIES_CHECK_ARGS=-o: compile what each patch touches instead of linking
+# every prefix (scripts/series-check -h)
 series-check: deps
-	@scripts/series-check
+	@scripts/series-check $(SERIES_CHECK_ARGS)
 
 # benchmarks run on the non-debug kernel: lockdep would dominate the costs
 bench: deps perfx
@@ -67,6 +76,21 @@ bench: deps perfx
 		-o bench/results/overhead-guest-latest.md
 	@scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 -T \
 		-o bench/results/overhead-guest-latest-threads.md
+
+build/bench/cgroup-share-mem: bench/cgroup-share-mem.c \
+		selftests/perf_events/cgroup_share_util.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror -Wno-unused-parameter -o $@ $<
+
+bench-mem: deps build/bench/cgroup-share-mem
+	@scripts/kernel-build -c $(CONFIG)
+	@scripts/vm -c $(CONFIG) -m 4G -t 3000 -- sh -c \
+		'build/bench/cgroup-share-mem -k 1000 && build/bench/cgroup-share-mem -k 65536'
+
+DURATION ?= 300
+STRESS_CONFIGS ?= debug kasan
+stress: deps
+	@scripts/stress -d $(DURATION) $(addprefix -c ,$(STRESS_CONFIGS))
 
 clean:
 	@$(MAKE) --no-print-directory -C selftests clean >/dev/null
