@@ -16,7 +16,8 @@ TARGET := $(notdir $(CURDIR))
 OUTPUT ?= $(TOP)/build/selftests/$(TARGET)
 
 CC ?= gcc
-CFLAGS += -O2 -g -I$(KSFT) -I$(CURDIR)
+# -I$(KSFT)/$(TARGET): the tests include "../kselftest_harness.h" as in the tree
+CFLAGS += -O2 -g -I$(KSFT) -I$(KSFT)/$(TARGET) -I$(CURDIR)
 LDLIBS += -lpthread
 OUR_CFLAGS := -Wall -Wextra -Werror -Wno-unused-parameter
 

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "kselftest_harness.h"
+#include "../kselftest_harness.h"
 
 /* where cgroup2 is mounted, or NULL */
 static const char *cgroup2_mount(void)

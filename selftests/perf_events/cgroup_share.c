@@ -13,7 +13,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include "kselftest_harness.h"
+#include "../kselftest_harness.h"
 
 #define MS		1000000ULL
 #define CPU		0

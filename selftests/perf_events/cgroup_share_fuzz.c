@@ -16,7 +16,7 @@
  * CGS_FUZZ_SECONDS (default 5, at most 1800).
  */
 #include "cgroup_share_util.h"
-#include "kselftest_harness.h"
+#include "../kselftest_harness.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/mman.h>

@@ -13,7 +13,7 @@
  * this test beside cgroup_share_fuzz, which takes CPU 1 off and on line.
  */
 #include "cgroup_share_util.h"
-#include "kselftest_harness.h"
+#include "../kselftest_harness.h"
 #include <pthread.h>
 #include <stdatomic.h>
 
