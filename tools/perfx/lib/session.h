@@ -18,7 +18,7 @@ struct perfx_session {
 	__u64			sample_type;	/* theirs, if they agree */
 	bool			by_id;		/* else: find the attr by the sample's id */
 	/* a pipe's last TRACING_DATA record, its data in the header's feature */
-	char			tracing_rec[PERFX_TRACING_DATA_RECORD];
+	char			tracing_rec[PERFX_TRACING_DATA_RECORD] __attribute__((aligned(8)));
 };
 
 /* What inject needs of a sample: where it hit. */
