@@ -116,7 +116,6 @@ struct record {
 	bool			pipe;
 	char			*old_output;	/* FILE.old, if FILE was renamed */
 	__u64			data_start;	/* where the records begin */
-	__u64			round_end;	/* the end of the last whole pass */
 	unsigned long long	samples;
 	unsigned long		waking;
 	struct feature_buf	bid_table;	/* the BUILD_ID feature */
@@ -544,7 +543,7 @@ static int record__mmap_cpu(struct record *rec, int c)
 			if (fd < 0)
 				continue;
 			if (!m->base) {
-				err = perf_mmap__map(m, fd, evsel->cpus->map[c], rec->mmap_pages);
+				err = perf_mmap__map(m, fd, rec->mmap_pages);
 				if (err)
 					goto out_err;
 				continue;
@@ -681,7 +680,7 @@ static int record__write_header(struct record *rec, int argc, const char **argv)
 		err = perfx_header__write_pipe(&rec->header, &rec->out, true);
 	else
 		err = perfx_header__write_file_start(&rec->header, &rec->out);
-	rec->data_start = rec->round_end = rec->out.pos;
+	rec->data_start = rec->out.pos;
 	return err;
 }
 
@@ -763,9 +762,7 @@ static int record__drain(struct record *rec, __u64 *bytes)
 	}
 	if (!*bytes)
 		return 0;
-	err = record__write_marker(rec, PERF_RECORD_FINISHED_ROUND);
-	rec->round_end = rec->out.pos;
-	return err;
+	return record__write_marker(rec, PERF_RECORD_FINISHED_ROUND);
 }
 
 /*

@@ -11,7 +11,7 @@
 
 #include "mmap.h"
 
-int perf_mmap__map(struct perf_mmap *m, int fd, int cpu, unsigned int pages)
+int perf_mmap__map(struct perf_mmap *m, int fd, unsigned int pages)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
@@ -26,7 +26,6 @@ int perf_mmap__map(struct perf_mmap *m, int fd, int cpu, unsigned int pages)
 	m->data = (char *)m->base + page;
 	m->mask = pages * page - 1;
 	m->fd = fd;
-	m->cpu = cpu;
 	m->start = m->end = 0;
 	return 0;
 }

@@ -17,13 +17,12 @@ struct perf_mmap {
 	size_t	len;		/* the mapping: control page + data */
 	size_t	mask;		/* data size - 1 */
 	int	fd;
-	int	cpu;		/* -1: a per-task buffer */
 	__u64	start;		/* this pass: from the tail... */
 	__u64	end;		/* ...to the head read at its start */
 };
 
 /* Map @fd's ring buffer of @pages data pages (a power of 2). */
-int perf_mmap__map(struct perf_mmap *m, int fd, int cpu, unsigned int pages);
+int perf_mmap__map(struct perf_mmap *m, int fd, unsigned int pages);
 void perf_mmap__unmap(struct perf_mmap *m);
 /* Start a pass over what the kernel wrote so far; returns its bytes. */
 __u64 perf_mmap__read_init(struct perf_mmap *m);
