@@ -9,7 +9,7 @@ KERNEL_IMAGE := build/kbuild-$(CONFIG)/arch/x86/boot/bzImage
 HAVE_PERFX := $(wildcard tools/perfx/Makefile)
 
 .PHONY: help deps source kernel perfx selftests vm run check check-host \
-	check-guest series-export series-check bench bench-mem stress clean \
+	check-guest series-export series-check series-mail bench bench-mem stress clean \
 	distclean
 
 help:
@@ -25,6 +25,8 @@ help:
 	@echo 'make series-export  write build/linux commits back into kernel/patches'
 	@echo 'make series-check   checkpatch --strict and a build of every prefix of the series'
 	@echo '                    (SERIES_CHECK_ARGS=-o: only the objects each patch touches)'
+	@echo 'make series-mail    the series as mails for git send-email in build/series-mail/,'
+	@echo '                    signed off by git config user.name/user.email'
 	@echo 'make bench          the cgroup overhead benchmark in the base guest (bench/README.md)'
 	@echo 'make bench-mem      kernel memory of 8 events x K cgroups on every CPU of the'
 	@echo '                    debug guest, K = 1000 and 65536 (bench/README.md)'
@@ -68,6 +70,9 @@ series-export:
 # every prefix (scripts/series-check -h)
 series-check: deps
 	@scripts/series-check $(SERIES_CHECK_ARGS)
+
+series-mail: source
+	@scripts/series-mail
 
 # benchmarks run on the non-debug kernel: lockdep would dominate the costs
 bench: deps perfx

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# series.sh - host-side tests of what is sent upstream besides the kernel
-# series itself: the perf_event_open(2) man page patch.
+# series.sh - host-side tests of what is sent upstream: the mails
+# `make series-mail` writes, and the perf_event_open(2) man page patch.
 #
+# The mails must carry the sender's identity and nobody's placeholder, be
+# numbered as one series each, and hold the stored patches' changes; no
+# identity, or a placeholder, must stop series-mail before it writes.
 # The man page must apply to the man-pages release Debian ships, render
 # without a groff warning, and say what the uapi header and the ABI
 # document say: the same struct fields, the same errors for each ioctl.
@@ -87,6 +90,139 @@ man_errors_match_abi()
 	done
 }
 
+SENDER="A U Thor <author@example.com>"
+
+# mail NAME EMAIL ARGS... - series-mail as NAME <EMAIL>, whatever the
+# repository's own identity
+mail()
+{
+	local name=$1 email=$2
+
+	shift 2
+	GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=$name \
+		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=$email \
+		"$top/scripts/series-mail" "$@"
+}
+
+# refused NAME EMAIL EXPECTED - series-mail as NAME <EMAIL> fails, says
+# EXPECTED, and writes nothing
+refused()
+{
+	local err
+
+	if err=$(mail "$1" "$2" -o "$tmp/refused" 2>&1); then
+		echo "series-mail took '$1 <$2>'"
+		return 1
+	fi
+	grep -q "$3" <<< "$err" || { echo "$err"; echo "(expected: $3)"; return 1; }
+	[ ! -e "$tmp/refused" ] || { echo "it wrote $tmp/refused"; return 1; }
+}
+
+mail_refuses_placeholders()
+{
+	refused "Seed 6fe536cb maintainers" \
+		maintainers@users.noreply.a-seed-6fe536cb.example "is a placeholder" &&
+	refused "A U Thor" "" "user.email is not set" &&
+	refused "" author@example.com "user.name is not set" &&
+	refused "Jane Roe" jane@users.noreply.github.com "is a placeholder" &&
+	refused "perfx test bed" perfx@kernel.org "not a person's name"
+}
+
+mails_written()
+{
+	[ -d "$tmp/mail/patches" ] ||
+		mail "A U Thor" author@example.com -o "$tmp/mail" > "$tmp/mail.log" 2>&1 ||
+		{ cat "$tmp/mail.log"; return 1; }
+}
+
+# patch_mails - the patch mails of the perf series, cover letter aside
+patch_mails()
+{
+	ls "$tmp"/mail/patches/*.patch | grep -v '/0000-cover-letter.patch$'
+}
+
+mails_are_the_senders()
+{
+	local m bad=0
+
+	mails_written || return 1
+	for m in "$tmp"/mail/*/*.patch; do
+		grep -qxF "From: $SENDER" "$m" || { echo "${m##*/}: not from the sender"; bad=1; }
+		case "$m" in */0000-cover-letter.patch) continue ;; esac
+		[ "$(grep -cxF "Signed-off-by: $SENDER" "$m")" = 1 ] ||
+			{ echo "${m##*/}: not signed off once by the sender"; bad=1; }
+	done
+	! grep -l 'noreply\|a-seed-' "$tmp"/mail/*/*.patch || bad=1
+	return $bad
+}
+
+mails_are_one_numbered_series()
+{
+	local n m i=0 want
+
+	mails_written || return 1
+	n=$(patch_mails | wc -l)
+	[ "$n" -gt 1 ] || { echo "$n patch mails"; return 1; }
+	grep -q "^Subject: \[PATCH v4 0*0/$n\] " "$tmp/mail/patches/0000-cover-letter.patch" ||
+		{ grep '^Subject' "$tmp/mail/patches/0000-cover-letter.patch"; return 1; }
+	while IFS= read -r m; do
+		i=$((i + 1))
+		want=$(printf "%0${#n}d/%d" "$i" "$n")
+		grep -q "^Subject: \[PATCH v4 $want\] " "$m" ||
+			{ echo "${m##*/}: $(grep '^Subject' "$m"), expected $want"; return 1; }
+	done < <(patch_mails)
+	grep -q '^base-commit: [0-9a-f]\{40\}$' "$tmp/mail/patches/0000-cover-letter.patch" ||
+		{ echo "no base-commit in the cover letter"; return 1; }
+}
+
+# header NAME MAIL - the value of MAIL's header NAME, unfolded
+header()
+{
+	awk -v name="$1" '
+		/^$/ { exit }
+		/^[ \t]/ { if (on) v = v " " $0; next }
+		{ on = (index($0, name ": ") == 1); if (on) v = substr($0, length(name) + 3) }
+		END { gsub(/[ \t]+/, " ", v); print v }' "$2"
+}
+
+mails_are_addressed()
+{
+	local m
+
+	mails_written || return 1
+	for m in "$tmp"/mail/patches/*.patch; do
+		header To "$m" | grep -q '<peterz@infradead.org>' &&
+			header Cc "$m" | grep -q 'linux-perf-users@vger.kernel.org' ||
+			{ echo "${m##*/}: To/Cc without the perf maintainers and list"; return 1; }
+	done
+	[ "$(header To "$tmp"/mail/man-pages/*.patch)" = 'Alejandro Colomar <alx@kernel.org>' ]
+}
+
+# the mails change what the stored patches change, patch for patch
+mails_hold_the_series()
+{
+	local p m i=0
+	local -a mails
+
+	mails_written || return 1
+	mapfile -t mails < <(patch_mails)
+	while IFS= read -r p; do
+		case "$p" in *0000-*|'') continue ;; esac
+		m=${mails[i]:-}
+		[ -n "$m" ] || { echo "no mail for $p"; return 1; }
+		[ "$(git patch-id --stable < "$top/kernel/patches/$p" | cut -d' ' -f1)" = \
+		  "$(git patch-id --stable < "$m" | cut -d' ' -f1)" ] ||
+			{ echo "${m##*/} changes other code than $p"; return 1; }
+		i=$((i + 1))
+	done < <(sed 's/#.*//' "$top/kernel/patches/series")
+	[ "$i" = ${#mails[@]} ] || { echo "${#mails[@]} mails for $i patches"; return 1; }
+}
+
+t "series-mail refuses a placeholder or missing identity, writes nothing" mail_refuses_placeholders
+t "the mails are the sender's: From and one Signed-off-by" mails_are_the_senders
+t "the mails are one series: [PATCH v4 n/N], base-commit" mails_are_one_numbered_series
+t "the mails are addressed as get_maintainer.pl says" mails_are_addressed
+t "the mails change what the stored patches change" mails_hold_the_series
 t "the man page patch applies to man-pages as Debian ships it" man_patch_applies
 t "the patched man page renders without a groff warning" man_page_renders_cleanly
 t "the man page's structs are the uapi header's" man_structs_match_uapi
