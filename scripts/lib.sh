@@ -31,20 +31,78 @@ hash_files()
 	done | sha256sum | cut -d' ' -f1
 }
 
-# series_patches - the patch files named by kernel/patches/series, in order
-series_patches()
+# The series, applied in this order on the baseline: the cgroup fix the
+# perf series depends on, the perf series, and the perf tool patches that
+# use it; each directory holds a series file naming its patches.  The
+# test bed's own tests name theirs with PERFX_SERIES_DIRS, or one with
+# PERFX_PATCHES.
+if [ -n "${PERFX_SERIES_DIRS:-}" ]; then
+	SERIES_DIRS=$PERFX_SERIES_DIRS
+elif [ -n "${PERFX_PATCHES:-}" ]; then
+	SERIES_DIRS=$PERFX_PATCHES
+else
+	SERIES_DIRS="$TOP/kernel/cgroup-fix $TOP/kernel/patches $TOP/kernel/perf-tools"
+fi
+
+# series_dirs - the directories of SERIES_DIRS that hold a series
+series_dirs()
+{
+	local d
+
+	[ -f "$PATCHES/series" ] || die "${PATCHES#$TOP/}/series is missing"
+	for d in $SERIES_DIRS; do
+		[ -f "$d/series" ] && echo "$d"
+	done
+}
+
+# dir_patches DIR - the patch files named by DIR/series, in order
+dir_patches()
 {
 	local line
 
-	[ -f "$PATCHES/series" ] || return 0
 	while IFS= read -r line || [ -n "$line" ]; do
 		line=${line%%#*}
 		line=$(echo "$line" | tr -d '[:space:]')
 		[ -n "$line" ] || continue
-		[ -f "$PATCHES/$line" ] ||
-			die "kernel/patches/series names '$line', which does not exist"
-		echo "$PATCHES/$line"
-	done < "$PATCHES/series"
+		[ -f "$1/$line" ] ||
+			die "${1#$TOP/}/series names '$line', which does not exist"
+		echo "$1/$line"
+	done < "$1/series"
+}
+
+# series_patches - the patch files of every series, in the order applied
+series_patches()
+{
+	local d
+
+	for d in $(series_dirs); do
+		dir_patches "$d"
+	done
+}
+
+# notes PATCH - what PATCH says between its first "---" and its diffstat:
+# remarks for the reviewer, which git am drops
+notes()
+{
+	awk '
+		!cut && /^---$/ { cut = 1; next }
+		cut == 1 && (/^---$/ || /^ .* \| / || /^diff --git /) { exit }
+		cut == 1 { print }' "$1"
+}
+
+# put_notes NOTES PATCH - the notes in file NOTES into PATCH, after its "---"
+put_notes()
+{
+	[ -s "$1" ] || return 0
+	awk -v notes="$1" '
+		!done && /^---$/ {
+			print
+			while ((getline l < notes) > 0) print l
+			print "---"
+			done = 1
+			next
+		}
+		{ print }' "$2" > "$2.notes" && mv "$2.notes" "$2"
 }
 
 # git in the unpacked kernel tree must work on a machine with no identity
@@ -64,16 +122,50 @@ BASE_TAG=perfx-base
 # tree matches kernel/patches (kernel-source, series-export)
 SERIES_STAMP=$LINUX_SRC/.git/perfx-series
 
-# series_digest - one digest over the series file and its patches
+# allowed_types PATCH - checkpatch message types that the checkpatch.allow
+# of PATCH's series directory lets it keep (lines: GLOB TYPE # why),
+# comma-separated.  Each must be justified in the patch's changelog too.
+allowed_types()
+{
+	local glob type rest types=
+	local allow=${1%/*}/checkpatch.allow
+	local name=${1##*/}
+
+	[ -f "$allow" ] || return 0
+	while read -r glob type rest; do
+		case "$glob" in ''|'#'*) continue ;; esac
+		# shellcheck disable=SC2254
+		case "${name%.patch}" in $glob) types+=${types:+,}$type ;; esac
+	done < "$allow"
+	echo "$types"
+}
+
+# checkpatch_patch PATCH [AS] - the tree's checkpatch.pl --strict on PATCH
+# (a series file, or a mail of the series file AS), less the types its
+# checkpatch.allow allows; prints what it finds
+checkpatch_patch()
+{
+	local ignore
+
+	ignore=$(allowed_types "${2:-$1}")
+	# spdxcheck.py, which checkpatch runs, needs python3-ply and
+	# python3-git: prefer the system python Debian installs them for
+	(cd "$LINUX_SRC" && env PATH="/usr/bin:$PATH" ./scripts/checkpatch.pl \
+		--strict --quiet --show-types ${ignore:+--ignore "$ignore"} "$1")
+}
+
+# series_digest - one digest over the series files and their patches
 series_digest()
 {
-	local list
-	local -a patches=()
+	local d list
+	local -a files=()
 
-	[ -f "$PATCHES/series" ] || die "kernel/patches/series is missing"
-	list=$(series_patches) || exit 1
-	[ -z "$list" ] || mapfile -t patches <<< "$list"
-	hash_files "$PATCHES/series" "${patches[@]}"
+	for d in $(series_dirs); do
+		list=$(dir_patches "$d") || exit 1
+		files+=("$d/series")
+		[ -z "$list" ] || mapfile -t -O ${#files[@]} files <<< "$list"
+	done
+	hash_files "${files[@]}"
 }
 
 # series_stamp_write DIGEST - record that the tree's HEAD is that series

@@ -125,6 +125,37 @@ export_round_trip_has_no_churn()
 	[ "$(cat "$tmp/patches/series")" = "$(printf '%s\n' 0001-file-initialise-b.patch 0002-file-add-e.patch)" ]
 }
 
+# two series directories: the first gets as many commits as its series
+# names, the last the rest; notes below a patch's "---" survive; make
+# source applies both, in order
+two_series_export_and_apply()
+{
+	local two=$tmp/two subjects before
+
+	mkdir -p "$two/dep" "$two/main"
+	sed '0,/^---$/s//---\nA note for the reviewer.\n---/' \
+		"$tmp/patches/0001-file-initialise-b.patch" > "$two/dep/0001-file-initialise-b.patch"
+	echo 0001-file-initialise-b.patch > "$two/dep/series"
+	: > "$two/main/series"
+	BUILD=$tmp/build PERFX_PATCHES=$two/main PERFX_SERIES_DIRS="$two/dep $two/main" \
+		"$top/scripts/series-export" || return 1
+	grep -q '^Subject: \[PATCH 1/1\] file: initialise b$' "$two/dep/0001-file-initialise-b.patch" &&
+		grep -qx 'A note for the reviewer.' "$two/dep/0001-file-initialise-b.patch" || return 1
+	[ "$(cat "$two/main/series")" = 0001-file-add-e.patch ] || return 1
+	before=$(cd "$two" && sha256sum */* | sha256sum)
+	BUILD=$tmp/build PERFX_PATCHES=$two/main PERFX_SERIES_DIRS="$two/dep $two/main" \
+		"$top/scripts/series-export" || return 1
+	[ "$(cd "$two" && sha256sum */* | sha256sum)" = "$before" ] ||
+		{ echo "the second export changed the files"; return 1; }
+	grep -q '^Subject: \[PATCH 1/1\] file: add e$' "$two/main/0001-file-add-e.patch" || return 1
+	rm -rf "$tmp/build2"
+	BUILD=$tmp/build2 PERFX_PATCHES=$two/main PERFX_SERIES_DIRS="$two/dep $two/main" \
+		LINUX_TARBALL=$tmp/fake.tar.xz "$top/scripts/kernel-source" || return 1
+	subjects=$(git -C "$tmp/build2/linux" log --format=%s perfx-base..HEAD)
+	[ "$subjects" = "$(printf '%s\n' 'file: add e' 'file: initialise b')" ] ||
+		{ echo "$subjects"; return 1; }
+}
+
 bad_config_option_is_named()
 {
 	local out
@@ -304,7 +335,7 @@ build_progress_is_shown()
 }
 
 echo "TAP version 13"
-echo "1..15"
+echo "1..16"
 make_fixture || { echo "Bail out! cannot make the fixture"; exit 1; }
 t "kernel-source unpacks and applies the series" source_applies_series
 t "kernel-source leaves an applied tree alone" source_is_idempotent
@@ -312,6 +343,7 @@ t "a broken patch is named and the tree rolled back" broken_patch_is_named_and_r
 t "a series entry without a file is named" missing_series_entry_is_named
 t "local commits in the tree are kept, never reset" local_changes_are_kept
 t "series-export round trip rewrites nothing" export_round_trip_has_no_churn
+t "two series: exported each to its own, notes kept, applied in order" two_series_export_and_apply
 t "kernel-build names a config option that did not survive" bad_config_option_is_named
 t "scripts/vm exits with the command's status" vm_passes_exit_status
 t "scripts/vm reports a guest panic with its log" vm_reports_panic
