@@ -198,6 +198,23 @@ mails_are_addressed()
 	[ "$(header To "$tmp"/mail/man-pages/*.patch)" = 'Alejandro Colomar <alx@kernel.org>' ]
 }
 
+cgroup_fix_mails_apart()
+{
+	local d=$tmp/mail/cgroup-fix
+
+	mails_written || return 1
+	grep -q '^Subject: \[PATCH 0/2\] cgroup: ' "$d/0000-cover-letter.patch" &&
+		grep -q '^Subject: \[PATCH 1/2\] cgroup: ' "$d"/0001-*.patch &&
+		grep -q '^Subject: \[PATCH 2/2\] selftests/cgroup: ' "$d"/0002-*.patch ||
+		{ grep -h '^Subject' "$d"/*.patch; return 1; }
+	grep -q '^Fixes: [0-9a-f]\{12\} ("cgroup: ' "$d"/0001-*.patch &&
+		grep -qx 'Cc: stable@vger.kernel.org' "$d"/0001-*.patch ||
+		{ echo "patch 1 has no Fixes: or no Cc: stable"; return 1; }
+	header To "$d/0000-cover-letter.patch" | grep -q '<tj@kernel.org>' ||
+		{ echo "the cgroup fix is not addressed to the cgroup maintainers"; return 1; }
+	! grep -l 'selftests/perf_events\|^diff --git a/kernel/events' "$d"/*.patch
+}
+
 # the mails change what the stored patches change, patch for patch
 mails_hold_the_series()
 {
@@ -223,6 +240,7 @@ t "the mails are the sender's: From and one Signed-off-by" mails_are_the_senders
 t "the mails are one series: [PATCH v4 n/N], base-commit" mails_are_one_numbered_series
 t "the mails are addressed as get_maintainer.pl says" mails_are_addressed
 t "the mails change what the stored patches change" mails_hold_the_series
+t "the cgroup fix is a series of its own, for stable" cgroup_fix_mails_apart
 t "the man page patch applies to man-pages as Debian ships it" man_patch_applies
 t "the patched man page renders without a groff warning" man_page_renders_cleanly
 t "the man page's structs are the uapi header's" man_structs_match_uapi
