@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # series.sh - host-side tests of what is sent upstream: the mails
-# `make series-mail` writes, and the perf_event_open(2) man page patch.
+# `make series-mail` writes, the perf_event_open(2) man page patch, and
+# the uapi header's account of the ioctls' errors.
 #
 # The mails must carry the sender's identity and nobody's placeholder, be
 # numbered as one series each, and hold the stored patches' changes; no
@@ -75,6 +76,24 @@ man_errors()
 {
 	sed -n "/^\.B $1\$/,/^\.RE\$/p" "$page" |
 		sed -n '/^\.RS$/,$p' | grep -o '^\.B E[A-Z0-9]*$' | cut -d' ' -f2 | sort
+}
+
+# uapi_errors IOCTL - the errno names the uapi header's comment on the
+# argument of IOCTL names
+uapi_errors()
+{
+	sed -n "/Argument of $1:/,/^struct/p" "$uapi" | grep -ow 'E[A-Z0-9]\{3,\}' | sort -u
+}
+
+uapi_errors_match_abi()
+{
+	local ioc
+
+	[ -f "$uapi" ] || { echo "$uapi missing: run make source"; return 1; }
+	for ioc in PERF_EVENT_IOC_ATTACH_CGROUP PERF_EVENT_IOC_READ_CGROUP; do
+		diff <(abi_errors $ioc) <(uapi_errors $ioc) ||
+			{ echo "$ioc: ABI document (<) and uapi header (>) differ"; return 1; }
+	done
 }
 
 man_errors_match_abi()
@@ -245,4 +264,5 @@ t "the man page patch applies to man-pages as Debian ships it" man_patch_applies
 t "the patched man page renders without a groff warning" man_page_renders_cleanly
 t "the man page's structs are the uapi header's" man_structs_match_uapi
 t "the man page lists the ABI document's errors for each ioctl" man_errors_match_abi
+t "the uapi header lists the ABI document's errors for each ioctl" uapi_errors_match_abi
 tap_summary series
