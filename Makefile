@@ -22,7 +22,7 @@ help:
 	@echo 'make run            the main job: build everything, run the example in the guest'
 	@echo 'make check          every test: host tests, then the selftests in the guest;'
 	@echo '                    ends with "check: N passed, N failed, N skipped"'
-	@echo 'make series-export  write build/linux commits back into kernel/patches'
+	@echo 'make series-export  write build/linux commits back into the series of kernel/'
 	@echo 'make series-check   checkpatch --strict and a build of every prefix of the series'
 	@echo '                    (SERIES_CHECK_ARGS=-o: only the objects each patch touches)'
 	@echo 'make series-mail    the series as mails for git send-email in build/series-mail/,'
