@@ -6,7 +6,8 @@
  * a pipe (stdout by default), adding a HEADER_BUILD_ID record for each
  * DSO before the first sample that hits it (-b) or before its first
  * mapping (--buildid-all).  Nothing else in the stream changes.  A file
- * is written to a temporary name and renamed when complete.
+ * is written to a temporary name and renamed when complete; a FIFO gets a
+ * pipe's stream and a device (/dev/null) is written in place.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -138,12 +139,38 @@ static int inject__record(struct inject *inj, const struct perf_event_header *ev
 	return err;
 }
 
+/*
+ * An output that is not a regular file cannot be renamed over: a FIFO
+ * gets a pipe's stream, as perf writes one there, and a device such as
+ * /dev/null is written in place.
+ */
+static int inject__open_special(struct inject *inj, const struct stat *st)
+{
+	int fd, err;
+
+	fd = open(inj->output_name, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		pr_err("%s: cannot open it: %s (%s)\n", inj->output_name, strerror(errno),
+		       perfx__errname(err));
+		return err;
+	}
+	inj->out_pipe = S_ISFIFO(st->st_mode);
+	err = perfx_writer__init(&inj->out, fd, inj->output_name);
+	if (err)
+		close(fd);
+	return err;
+}
+
 static int inject__open_output(struct inject *inj)
 {
+	struct stat st;
 	int fd, err;
 
 	if (inj->out_pipe)
 		return perfx_writer__init(&inj->out, STDOUT_FILENO, "stdout");
+	if (!stat(inj->output_name, &st) && !S_ISREG(st.st_mode))
+		return inject__open_special(inj, &st);
 	if (asprintf(&inj->tmp_name, "%s.perfx-XXXXXX", inj->output_name) < 0) {
 		inj->tmp_name = NULL;
 		return -ENOMEM;
@@ -193,7 +220,7 @@ static int inject__finish(struct inject *inj)
 	if (!err && close(inj->out.fd))
 		err = -errno;
 	inj->out.fd = -1;
-	if (!err && rename(inj->tmp_name, inj->output_name))
+	if (!err && inj->tmp_name && rename(inj->tmp_name, inj->output_name))
 		err = -errno;
 	if (err)
 		pr_err("%s: cannot complete it: %s (%s)\n", inj->output_name, strerror(-err),

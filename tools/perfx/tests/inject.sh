@@ -111,6 +111,24 @@ cp "$work/f.data" "$work/same.data"
 "$PERFX" inject -b -i "$work/same.data" -o "$work/same.data" 2> "$work/err"
 check test "$(nsamples "$work/same.data")" = "$(nsamples "$work/f.data")"
 
+what="-o a FIFO: a pipe stream through it, the FIFO left in place"
+mkfifo "$work/fifo"
+perf report -i - --stdio < "$work/fifo" > "$work/fifo.report" 2> /dev/null &
+"$PERFX" inject -b -i "$work/f.data" -o "$work/fifo" 2> "$work/err"
+exec 9<> "$work/fifo" 9>&-	# a writer, should perfx not have opened it: no hang
+wait $!
+check test -p "$work/fifo" -a "$(sed -n 's/^# Samples: \([0-9]*\).*/\1/p' "$work/fifo.report" | head -1)" = \
+	"$(nsamples "$work/f.data")"
+
+# a device of our own, not the machine's /dev/null: a regression replaces only it
+what="-o a character device (a copy of /dev/null): written in place, not renamed over"
+if mknod "$work/null" c 1 3 2> /dev/null; then
+	"$PERFX" inject -b -i "$work/f.data" -o "$work/null" 2> "$work/err"
+	check test $? = 0 -a -c "$work/null" -a -z "$(ls "$work" | grep 'null\.perfx-')"
+else
+	skip "$what" "mknod is not allowed here"
+fi
+
 # tracepoints: a pipe's TRACING_DATA record and the data after it
 perf record -q -e sched:sched_switch -a -o - -- sleep 0.2 > "$work/tp.pipe" 2> /dev/null
 fields() { perf script -i "$1" 2> /dev/null | sed -n 's/.*sched:sched_switch: //p'; }
