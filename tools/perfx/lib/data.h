@@ -13,6 +13,8 @@
  * its buffer, where it is parsed in place.
  */
 #define PERFX_DATA_BLOCK	(256 * 1024)
+/* what the reader and the writer ask of a pipe's buffer (fs.pipe-max-size's default) */
+#define PERFX_PIPE_SIZE		(1024 * 1024)
 
 struct perfx_reader {
 	int		fd;

@@ -71,7 +71,7 @@ static int dso_hits__mmap(struct dso_hits *h, const struct perf_event_header *ev
 static int dso_hits__sample(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos)
 {
 	struct perfx_sample sample;
-	struct dso *dso;
+	const struct map *map;
 	int err;
 
 	h->nr_samples++;
@@ -80,9 +80,18 @@ static int dso_hits__sample(struct dso_hits *h, const struct perf_event_header *
 	err = perfx_session__parse_sample(h->session, ev, pos, &sample);
 	if (err || !sample.has_ip)
 		return err;
-	dso = machine__find_dso(&h->machine, sample.cpumode, sample.pid, sample.ip);
-	if (dso)
-		return dso_hits__hit(h, dso, sample.cpumode);
+	if (h->last.valid && sample.pid == h->last.pid && sample.cpumode == h->last.cpumode &&
+	    sample.ip >= h->last.start && sample.ip < h->last.end)
+		return 0;
+	map = machine__find_map(&h->machine, sample.cpumode, sample.pid, sample.ip);
+	if (map) {
+		h->last.start = map->start;
+		h->last.end = map->end;
+		h->last.pid = sample.pid;
+		h->last.cpumode = sample.cpumode;
+		h->last.valid = true;
+		return dso_hits__hit(h, map->dso, sample.cpumode);
+	}
 	if (h->nr_pending < MAX_PENDING)
 		h->pending[h->nr_pending++] = sample;
 	return 0;
@@ -95,11 +104,11 @@ static int dso_hits__pending(struct dso_hits *h)
 
 	for (i = 0; i < h->nr_pending && !err; i++) {
 		struct perfx_sample *s = &h->pending[i];
-		struct dso *dso = machine__find_dso(&h->machine, s->cpumode, s->pid, s->ip);
+		const struct map *map = machine__find_map(&h->machine, s->cpumode, s->pid, s->ip);
 
-		if (!dso)
+		if (!map)
 			continue;
-		err = dso_hits__hit(h, dso, s->cpumode);
+		err = dso_hits__hit(h, map->dso, s->cpumode);
 		h->pending[i--] = h->pending[--h->nr_pending];
 	}
 	return err;
@@ -124,11 +133,13 @@ int dso_hits__record(struct dso_hits *h, const struct perf_event_header *ev, __u
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
+		h->last.valid = false;
 		err = dso_hits__mmap(h, ev, pos);
 		return err || !h->nr_pending ? err : dso_hits__pending(h);
 	case PERF_RECORD_FORK:
 		if (h->all)
 			return 0;
+		h->last.valid = false;
 		err = dso_hits__fork(h, ev, pos);
 		return err || !h->nr_pending ? err : dso_hits__pending(h);
 	case PERF_RECORD_SAMPLE:

@@ -29,6 +29,18 @@ struct dso_hits {
 	struct perfx_sample	*pending;
 	int			nr_pending;
 	unsigned long long	nr_samples;
+	/*
+	 * The last sample's map, whose DSO is a hit already: samples come in
+	 * runs in one map, and the next of a run needs no lookup.  Any MMAP
+	 * or FORK forgets it.
+	 */
+	struct {
+		__u64		start;
+		__u64		end;
+		__u32		pid;
+		__u16		cpumode;
+		bool		valid;
+	} last;
 };
 
 int dso_hits__init(struct dso_hits *h, struct perfx_session *s, bool all,

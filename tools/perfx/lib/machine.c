@@ -65,7 +65,7 @@ static int maps__add(struct maps *maps, __u64 start, __u64 len, struct dso *dso)
 	return 0;
 }
 
-static struct dso *maps__find(struct maps *maps, __u64 ip)
+static const struct map *maps__find(struct maps *maps, __u64 ip)
 {
 	int i;
 
@@ -75,12 +75,12 @@ static struct dso *maps__find(struct maps *maps, __u64 ip)
 			if (ip >= maps->v[i].start && ip < maps->v[i].end)
 				break;
 		maps->last = i;
-		return maps->v[i].dso;
+		return &maps->v[i];
 	}
 	for (i = maps->nr - 1; i >= 0; i--) {
 		if (ip >= maps->v[i].start && ip < maps->v[i].end) {
 			maps->last = i;
-			return maps->v[i].dso;
+			return &maps->v[i];
 		}
 	}
 	return NULL;
@@ -170,7 +170,7 @@ int machine__fork(struct machine *m, __u32 pid, __u32 ppid)
 	return 0;
 }
 
-struct dso *machine__find_dso(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip)
+const struct map *machine__find_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip)
 {
 	int i;
 

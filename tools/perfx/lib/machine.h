@@ -46,6 +46,7 @@ int machine__add_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 start, _
 		     const char *name, size_t name_len, struct dso **dso);
 /* a new process starts with its parent's maps */
 int machine__fork(struct machine *m, __u32 pid, __u32 ppid);
-struct dso *machine__find_dso(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip);
+/* the newest map of @ip, valid until the next change of the maps; or NULL */
+const struct map *machine__find_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip);
 
 #endif /* __PERFX_MACHINE_H */

@@ -14,6 +14,14 @@
 #include "lib/machine.h"
 #include "tests/tap.h"
 
+/* the DSO of the newest map of @ip, or NULL */
+static struct dso *find_dso(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip)
+{
+	const struct map *map = machine__find_map(m, cpumode, pid, ip);
+
+	return map ? map->dso : NULL;
+}
+
 static void test_notes(void)
 {
 	/* a "Xen" note, then GNU's build-id, then a truncated note */
@@ -87,28 +95,28 @@ static void test_machine(void)
 	machine__add_map(&m, PERF_RECORD_MISC_KERNEL, -1, 0xffff0000, ~0ULL - 0xffff0000,
 			 "[kernel.kallsyms]_text", 22, &k);
 	machine__add_map(&m, PERF_RECORD_MISC_KERNEL, -1, 0xffff8000, 0x1000, "/m/x.ko", 7, &mod);
-	tap_ok(machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1000) == libc &&
-	       machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1850) == ls &&
-	       machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1950) == libc,
+	tap_ok(find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1000) == libc &&
+	       find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1850) == ls &&
+	       find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1950) == libc,
 	       "the newest map covering an address wins");
-	tap_ok(!machine__find_dso(&m, PERF_RECORD_MISC_USER, 11, 0x1000) &&
-	       !machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x2000),
+	tap_ok(!find_dso(&m, PERF_RECORD_MISC_USER, 11, 0x1000) &&
+	       !find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x2000),
 	       "another process or an unmapped address: no DSO");
-	tap_ok(machine__find_dso(&m, PERF_RECORD_MISC_KERNEL, 0, 0xffffffff00000000ULL) == k &&
+	tap_ok(find_dso(&m, PERF_RECORD_MISC_KERNEL, 0, 0xffffffff00000000ULL) == k &&
 	       !strcmp(k->name, DSO_KERNEL_NAME) &&
-	       machine__find_dso(&m, PERF_RECORD_MISC_KERNEL, 0, 0xffff8010) == mod,
+	       find_dso(&m, PERF_RECORD_MISC_KERNEL, 0, 0xffff8010) == mod,
 	       "kernel samples: [kernel.kallsyms] to the top, a module inside it");
 	machine__fork(&m, 12, 10);
 	machine__add_map(&m, PERF_RECORD_MISC_USER, 12, 0x1000, 0x1000, "/bin/sh", 7, &ls);
-	tap_ok(machine__find_dso(&m, PERF_RECORD_MISC_USER, 12, 0x1000) == ls &&
-	       machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1000) == libc,
+	tap_ok(find_dso(&m, PERF_RECORD_MISC_USER, 12, 0x1000) == ls &&
+	       find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1000) == libc,
 	       "a forked child has its parent's maps, and its own after");
-	tap_ok(!machine__find_dso(&m, PERF_RECORD_MISC_GUEST_USER, 10, 0x1000),
+	tap_ok(!find_dso(&m, PERF_RECORD_MISC_GUEST_USER, 10, 0x1000),
 	       "guest samples: no DSO");
 	for (int i = 0; i < 1000; i++)
 		machine__add_map(&m, PERF_RECORD_MISC_USER, 10, 0x1000, 0x1000, "/bin/sh", 7, &ls);
 	tap_ok(m.procs[0].maps.nr == 1 &&
-	       machine__find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1850) == ls,
+	       find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1850) == ls,
 	       "1000 maps of the same range: one kept, the newest");
 	machine__exit(&m);
 }
