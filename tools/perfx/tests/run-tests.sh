@@ -4,7 +4,8 @@
 # golden comparisons against perf's recorded outputs, the error paths,
 # perfx list and the usage texts against the machine's perf, perfx inject
 # against perf inject (tests/inject.sh), perfx record against perf
-# (tests/record.sh), a libFuzzer smoke run of the
+# (tests/record.sh), perfx's own benchmark options (tests/bench.sh), a
+# libFuzzer smoke run of the
 # perf.data reader, and the live interop comparisons with perf.  Prints each
 # suite's TAP lines and ends with exactly one summary line:
 #   perfx: N passed, N failed, N skipped
@@ -63,6 +64,7 @@ suite list "$here/list.sh"
 suite usage "$here/usage.sh"
 suite inject "$here/inject.sh"
 suite record "$here/record.sh"
+suite bench "$here/bench.sh"
 suite fuzz "$here/fuzz.sh"
 # interop runs the sanitizer build too; perf and perfx count the same dd
 suite interop python3 "$here/interop.py"

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# bench.sh - perfx's own options of the benchmarks, short runs:
+# inject-build-id's --injector, --floor, --buffered and --seed (every
+# injector gets the same bytes, per record or buffered, and another seed
+# other bytes; a failing injector fails the run, no hang; perf's output
+# without them).
+# env: PERFX.  Prints TAP lines.
+set -uo pipefail
+
+PERFX=${PERFX:?}
+. "$(dirname "$0")/tap.sh"
+tap_init bench
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tap_diag() { sed 's/^/#   /' "$work/err" | head -8; }
+
+check() { if "$@" && sanitizer_clean; then ok "$what"; else notok "$what"; fi; }
+# ib ARGS...: a small inject-build-id run, stdout to $work/out
+ib() { "$PERFX" bench internals inject-build-id -i 1 -m 3 -n 5 "$@" > "$work/out" 2> "$work/err"; }
+# keep N: an injector that keeps the stream in $work/N
+keep() { echo "sh -c cat>$work/$1 sh"; }
+# same A B: the same bytes, a pipe-mode stream
+same()
+{
+	cmp -s "$work/$1" "$work/$2" &&
+	[ "$(head -c 16 "$work/$1" | od -An -tx8 | tr -s ' ')" = " 32454c4946524550 0000000000000010" ]
+}
+
+what="inject-build-id: perf's output without perfx's options"
+ib
+check test $? = 0 -a "$(grep -c 'Average' "$work/out")" = 6 -a \
+	"$(grep -c 'Injector:\|CPU time' "$work/out")" = 0
+
+what="--injector twice and --floor: each one's block, with its CPU time"
+ib --injector "$PERFX inject" --injector "$(keep a)" --floor
+check test $? = 0 -a "$(grep -c 'Injector: ' "$work/out")" = 6 -a \
+	"$(grep -c 'injector CPU time per event: [0-9.]* usec' "$work/out")" = 6 -a \
+	"$(grep -c 'Injector: cat' "$work/out")" = 2
+
+what="--seed: every injector gets the same stream, a pipe-mode one"
+ib --seed 7 --injector "$(keep a)" --injector "$(keep b)"
+check same a b
+
+# untask N: $work/N with the task's ids (the benchmark's pid) as 0: in a
+# FORK its pid and tid, in an MMAP2 its pid and tid, in a SAMPLE its TID
+untask()
+{
+	python3 - "$work/$1" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+fields = {7: (8, 16), 10: (8, 12), 9: (24, 28)}	# FORK, MMAP2, SAMPLE
+off = 16
+while off + 8 <= len(d):
+    rtype, size = struct.unpack_from('<I', d, off)[0], struct.unpack_from('<H', d, off + 6)[0]
+    for f in fields.get(rtype, ()):
+        struct.pack_into('<I', d, off + f, 0)
+    off += size or len(d)
+open(sys.argv[1], 'wb').write(d)
+PY
+}
+
+what="--buffered: the same bytes in fewer writes (but for the task's id)"
+cp "$work/a" "$work/unbuffered"
+ib --seed 7 --buffered --injector "$(keep a)"
+untask a
+untask unbuffered
+check same a unbuffered
+
+what="--seed: another seed, another stream"
+ib --seed 8 --injector "$(keep a)"
+rc=$?
+untask a
+check test $rc = 0 && ! same a unbuffered
+
+what="an injector that fails: exit 1 and the message, no hang"
+timeout 60 "$PERFX" bench internals inject-build-id -i 1 -m 3 -n 5 --injector false \
+	> "$work/out" 2> "$work/err"
+check test $? = 1 -a "$(grep -c 'Build-id injection failed: false' "$work/out")" = 1
+
+what="--seed x: perf's error and exit 129"
+ib --seed x
+check test $? = 129 && grep -q -- "--seed" "$work/err"
