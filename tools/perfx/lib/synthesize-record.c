@@ -20,35 +20,45 @@ void synth_buf__exit(struct synth_buf *b)
 	synth_buf__init(b, b->id_hdr_size);
 }
 
-void synth_buf__reset(struct synth_buf *b)
+void synth_buf__rewind(struct synth_buf *b, size_t len, unsigned int nr)
 {
-	b->len = 0;
-	b->nr = 0;
+	b->len = len;
+	b->nr = nr;
+}
+
+int synth_buf__reserve(struct synth_buf *b, size_t size)
+{
+	size_t cap = b->cap ? b->cap : 16384;
+	char *p;
+
+	if (b->len + size <= b->cap)
+		return 0;
+	while (cap < b->len + size)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p)
+		return -ENOMEM;
+	b->p = p;
+	b->cap = cap;
+	return 0;
 }
 
 /*
- * A zeroed record of @body bytes after its header plus the trailer, its
- * header filled: where to write the body, or NULL without memory.
+ * A record of @body bytes after its header plus the trailer, its header
+ * filled and all after the first @filled bytes of the body zeroed (the
+ * caller writes those): where to write the body, or NULL without memory.
  */
-static void *synth_buf__add(struct synth_buf *b, __u32 type, __u16 misc, size_t body)
+static void *synth_buf__add(struct synth_buf *b, __u32 type, __u16 misc, size_t body,
+			    size_t filled)
 {
 	struct perf_event_header h = { .type = type, .misc = misc };
 	size_t size = sizeof(h) + body + b->id_hdr_size;
 	char *p;
 
-	if (b->len + size > b->cap) {
-		size_t cap = b->cap ? b->cap : 16384;
-
-		while (cap < b->len + size)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return NULL;
-		b->p = p;
-		b->cap = cap;
-	}
+	if (synth_buf__reserve(b, size))
+		return NULL;
 	p = b->p + b->len;
-	memset(p, 0, size);
+	memset(p + sizeof(h) + filled, 0, size - sizeof(h) - filled);
 	h.size = size;
 	memcpy(p, &h, sizeof(h));
 	b->len += size;
@@ -60,7 +70,8 @@ int synth_buf__comm(struct synth_buf *b, __u32 pid, __u32 tid, const char *comm)
 {
 	size_t len = strlen(comm) + 1;
 	__u32 ids[2] = { pid, tid };
-	char *p = synth_buf__add(b, PERF_RECORD_COMM, 0, sizeof(ids) + ALIGN8(len));
+	char *p = synth_buf__add(b, PERF_RECORD_COMM, 0, sizeof(ids) + ALIGN8(len),
+				 sizeof(ids) + len);
 
 	if (!p)
 		return -ENOMEM;
@@ -73,7 +84,7 @@ int synth_buf__fork(struct synth_buf *b, __u32 pid, __u32 ppid, __u32 tid, __u32
 {
 	__u32 ids[4] = { pid, ppid, tid, ptid };
 	char *p = synth_buf__add(b, PERF_RECORD_FORK, PERF_RECORD_MISC_FORK_EXEC,
-				 sizeof(ids) + sizeof(__u64));
+				 sizeof(ids) + sizeof(__u64), sizeof(ids));
 
 	if (!p)
 		return -ENOMEM;
@@ -81,14 +92,10 @@ int synth_buf__fork(struct synth_buf *b, __u32 pid, __u32 ppid, __u32 tid, __u32
 	return 0;
 }
 
-static void put_name(char *p, const struct synth_mmap *m)
+/* the name as the record holds it: cut to perf's field */
+static size_t name_len(const struct synth_mmap *m)
 {
-	memcpy(p, m->name, m->name_len < SYNTH_NAME_MAX ? m->name_len : SYNTH_NAME_MAX);
-}
-
-static size_t name_size(const struct synth_mmap *m)
-{
-	return ALIGN8((m->name_len < SYNTH_NAME_MAX ? m->name_len : SYNTH_NAME_MAX) + 1);
+	return m->name_len < SYNTH_NAME_MAX ? m->name_len : SYNTH_NAME_MAX;
 }
 
 int synth_buf__mmap2(struct synth_buf *b, const struct synth_mmap *m)
@@ -103,12 +110,13 @@ int synth_buf__mmap2(struct synth_buf *b, const struct synth_mmap *m)
 		m->pid, m->tid, m->start, m->len, m->pgoff, m->maj, m->min, m->ino, 0,
 		m->prot, m->flags,
 	};
-	char *p = synth_buf__add(b, PERF_RECORD_MMAP2, m->misc, sizeof(body) + name_size(m));
+	char *p = synth_buf__add(b, PERF_RECORD_MMAP2, m->misc,
+				 sizeof(body) + ALIGN8(name_len(m) + 1), sizeof(body) + name_len(m));
 
 	if (!p)
 		return -ENOMEM;
 	memcpy(p, &body, sizeof(body));
-	put_name(p + sizeof(body), m);
+	memcpy(p + sizeof(body), m->name, name_len(m));
 	return 0;
 }
 
@@ -118,11 +126,12 @@ int synth_buf__mmap(struct synth_buf *b, const struct synth_mmap *m)
 		__u32 pid, tid;
 		__u64 start, len, pgoff;
 	} body = { m->pid, m->tid, m->start, m->len, m->pgoff };
-	char *p = synth_buf__add(b, PERF_RECORD_MMAP, m->misc, sizeof(body) + name_size(m));
+	char *p = synth_buf__add(b, PERF_RECORD_MMAP, m->misc,
+				 sizeof(body) + ALIGN8(name_len(m) + 1), sizeof(body) + name_len(m));
 
 	if (!p)
 		return -ENOMEM;
 	memcpy(p, &body, sizeof(body));
-	put_name(p + sizeof(body), m);
+	memcpy(p + sizeof(body), m->name, name_len(m));
 	return 0;
 }

@@ -30,8 +30,10 @@ struct synth_buf {
 
 void synth_buf__init(struct synth_buf *b, __u16 id_hdr_size);
 void synth_buf__exit(struct synth_buf *b);
-/* Empties it, keeping the memory. */
-void synth_buf__reset(struct synth_buf *b);
+/* Room for @size more bytes: 0 or -ENOMEM */
+int synth_buf__reserve(struct synth_buf *b, size_t size);
+/* Drops what came after its first @len bytes and @nr records */
+void synth_buf__rewind(struct synth_buf *b, size_t len, unsigned int nr);
 
 int synth_buf__comm(struct synth_buf *b, __u32 pid, __u32 tid, const char *comm);
 /* misc FORK_EXEC, time 0 */

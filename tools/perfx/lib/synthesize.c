@@ -1,368 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Synthesis of what already runs, as perf's synthetic-events.c does it,
- * with fewer syscalls: a process's stat gives its leader's comm, parent,
- * thread count and kernel-thread flag at once, so a single-threaded
- * process costs one small read and its maps, where perf lists the task
- * directory and reads a status file per thread.  Files are opened
- * relative to a /proc fd and read into per-thread buffers.
+ * Synthesis of what already runs: perf's records for -p/-t, for a forked
+ * workload and for -a, from /proc (synthesize-proc.c).
  *
- * synthesize__all splits /proc's processes into chunks that threads take
- * in turn; each chunk's records go to its own buffer, and chunks are
- * written in /proc's order as they complete, so the bytes written are the
- * same for any number of threads.
+ * synthesize__all splits the processes into chunks that
+ * threads take in turn; each chunk's records go to its own buffer, and
+ * chunks are written in /proc's order as they complete, so the bytes
+ * written are the same for any number of threads.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "data.h"
 #include "debug.h"
-#include "procfs.h"
 #include "synthesize.h"
+#include "synthesize-proc.h"
 #include "synthesize-record.h"
 #include "threadmap.h"
 
-/* a read(2) of a maps file returns at most a page or so: this is plenty */
-#define MAPS_BUF		(64 * 1024)
 /* processes per thread below which another thread costs more than it saves */
 #define PROCS_PER_THREAD	64
 /* chunks per thread: small enough to balance, large enough to be cheap */
 #define CHUNKS_PER_THREAD	8
 #define CHUNK_MAX		64
-
-/* What every thread of one synthesis shares, read-only */
-struct synth_ctx {
-	const struct synthesize_opts *opts;
-	int		procfd;
-	char		hugetlbfs[PATH_MAX];	/* perf's hugetlbfs__mountpoint() */
-	size_t		hugetlbfs_len;
-	__u64		timeout_ns;
-};
-
-/* One thread's buffers */
-struct synth_worker {
-	const struct synth_ctx	*ctx;
-	struct synth_buf	*out;
-	char			*maps_buf;
-};
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-/*
- * The first hugetlbfs mount in <root>/proc/mounts, as perf finds it, and
- * as perf read once per tree: mounts are many lines to read per call.
- */
-static void synth_ctx__hugetlbfs(struct synth_ctx *ctx, char *buf)
-{
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	static char cached_root[PATH_MAX] = "\1", cached[PATH_MAX];
-	const char *line, *dir, *type, *root = synth__root(ctx->opts);
-	size_t len, dir_len, type_len;
-	struct procfs_reader r;
-
-	pthread_mutex_lock(&lock);
-	if (strcmp(cached_root, root) &&
-	    !procfs_reader__open(&r, ctx->procfd, "mounts", buf, MAPS_BUF)) {
-		cached[0] = '\0';
-		while (procfs_reader__line(&r, &line, &len) > 0) {
-			if (procfs__parse_mount(line, len, &dir, &dir_len, &type, &type_len) ||
-			    type_len != 9 || memcmp(type, "hugetlbfs", 9) || dir_len >= PATH_MAX)
-				continue;
-			memcpy(cached, dir, dir_len);
-			cached[dir_len] = '\0';
-			break;
-		}
-		procfs_reader__close(&r);
-		snprintf(cached_root, sizeof(cached_root), "%s", root);
-	}
-	if (!strcmp(cached_root, root)) {
-		strcpy(ctx->hugetlbfs, cached);
-		ctx->hugetlbfs_len = strlen(cached);
-	}
-	pthread_mutex_unlock(&lock);
-}
-
-static int synth_ctx__init(struct synth_ctx *ctx, const struct synthesize_opts *opts,
-			   char *buf)
-{
-	*ctx = (struct synth_ctx){ .opts = opts };
-	if (!synth__opts_valid(opts))
-		return -EINVAL;
-	ctx->timeout_ns = opts->proc_map_timeout_ms * 1000000ULL;
-	ctx->procfd = synth__open_proc(opts);
-	if (ctx->procfd < 0)
-		return ctx->procfd;
-	synth_ctx__hugetlbfs(ctx, buf);
-	return 0;
-}
-
-static void synth_ctx__exit(struct synth_ctx *ctx)
-{
-	close(ctx->procfd);
-}
-
-/* One MMAP2 per map line of @tgid's leader, by perf's rules. */
-static int synth_worker__maps(struct synth_worker *wk, pid_t tgid)
-{
-	const struct synth_ctx *ctx = wk->ctx;
-	struct synth_mmap mm = { .pid = tgid, .tid = tgid };
-	struct procfs_reader r;
-	struct procfs_map m;
-	char path[32];
-	const char *line;
-	bool timeout = false;
-	size_t len;
-	__u64 t0;
-	int err;
-
-	snprintf(path, sizeof(path), "%d/maps", tgid);
-	err = procfs_reader__open(&r, ctx->procfd, path, wk->maps_buf, MAPS_BUF);
-	if (err) {
-		pr_debug("couldn't open %s/proc/%s: %s\n", synth__root(ctx->opts), path,
-			 perfx__errname(err));
-		return 0;
-	}
-	t0 = now_ns();
-	while (!timeout && (err = procfs_reader__line(&r, &line, &len)) > 0) {
-		if (procfs__parse_map(line, len, &m))
-			continue;
-		timeout = now_ns() - t0 > ctx->timeout_ns;
-		mm.misc = PERF_RECORD_MISC_USER;
-		if (timeout) {
-			/* perf writes the map it stopped at, whatever it is */
-			pr_warning("Reading %s/proc/%d/task/%d/maps time out. You may want to increase the time limit by --proc-map-timeout\n",
-				   synth__root(ctx->opts), tgid, tgid);
-			mm.misc |= PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT;
-		} else if (!(m.prot & PROT_EXEC)) {
-			if (!ctx->opts->data_mmaps || !(m.prot & PROT_READ))
-				continue;
-			mm.misc |= PERF_RECORD_MISC_MMAP_DATA;
-		}
-		mm.start = m.start;
-		mm.len = m.end - m.start;
-		mm.pgoff = m.pgoff;
-		mm.maj = m.maj;
-		mm.min = m.min;
-		mm.ino = m.ino;
-		mm.prot = m.prot;
-		mm.flags = m.flags;
-		mm.name = m.path;
-		mm.name_len = m.path_len;
-		if (ctx->hugetlbfs_len && m.path_len >= ctx->hugetlbfs_len &&
-		    !memcmp(m.path, ctx->hugetlbfs, ctx->hugetlbfs_len)) {
-			mm.name_len = 0;
-			mm.flags |= MAP_HUGETLB;
-		}
-		if (!mm.name_len) {
-			mm.name = "//anon";
-			mm.name_len = 6;
-		}
-		err = synth_buf__mmap2(wk->out, &mm);
-		if (err)
-			break;
-	}
-	procfs_reader__close(&r);
-	if (err > 0 || err == -ENOMEM)
-		return err > 0 ? 0 : err;
-	if (err)	/* gone while we read it */
-		pr_debug("reading %s/proc/%s: %s\n", synth__root(ctx->opts), path,
-			 perfx__errname(err));
-	return 0;
-}
-
-/* status' view of task @tid (perf reads /proc/TID/status for -p/-t) */
-static int synth_worker__status(struct synth_worker *wk, pid_t tid, struct procfs_task *t)
-{
-	char path[32], buf[4096];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "%d/status", tid);
-	n = procfs__read_file(wk->ctx->procfd, path, buf, sizeof(buf));
-	if (n < 0) {
-		pr_debug("couldn't open %s/proc/%s: %s\n", synth__root(wk->ctx->opts), path,
-			 perfx__errname(n));
-		return n;
-	}
-	return procfs__parse_status(buf, n, t);
-}
-
-/* COMM of @tid, and MMAP2s if it leads its process: perf's thread-map way */
-static int synth_worker__task(struct synth_worker *wk, pid_t tid, bool maps, pid_t *tgid)
-{
-	struct procfs_task t;
-	int err;
-
-	*tgid = -1;
-	if (synth_worker__status(wk, tid, &t))
-		return 0;	/* gone */
-	err = synth_buf__comm(wk->out, t.tgid, tid, t.comm);
-	if (err)
-		return err;
-	*tgid = t.tgid;
-	if (maps && t.tgid == tid)
-		return synth_worker__maps(wk, tid);
-	return 0;
-}
-
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * The numeric entries of @dirfd's @path, ascending (as /proc lists them;
- * a fake tree's order is its filesystem's); reading stops once @expect
- * (if not 0) are seen: a task directory holds the threads stat counted,
- * and the getdents64 that would return 0 is a syscall per process.
- * -errno of open or getdents.
- */
-static int synth__list(int dirfd, const char *path, unsigned int expect, pid_t **pidsp,
-		       unsigned int *nrp)
-{
-	unsigned int nr = 0, cap = 0;
-	pid_t *pids = NULL, *n;
-	char buf[16384];
-	long got = 0;
-	int fd, err = 0;
-
-	fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while ((!expect || nr < expect) &&
-	       (got = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		long off;
-
-		for (off = 0; off < got; ) {
-			struct dirent64 *d = (struct dirent64 *)(buf + off);
-			const char *s = d->d_name;
-			long v = 0;
-
-			off += d->d_reclen;
-			for (; *s >= '0' && *s <= '9' && v <= INT_MAX; s++)
-				v = v * 10 + (*s - '0');
-			if (*s || s == d->d_name || v > INT_MAX)
-				continue;
-			if (nr == cap) {
-				cap = cap ? cap * 2 : 64;
-				n = realloc(pids, cap * sizeof(*pids));
-				if (!n) {
-					err = -ENOMEM;
-					goto out;
-				}
-				pids = n;
-			}
-			pids[nr++] = v;
-		}
-	}
-	if (got < 0)
-		err = -errno;
-out:
-	close(fd);
-	if (err) {
-		free(pids);
-		return err;
-	}
-	qsort(pids, nr, sizeof(*pids), cmp_pid);
-	*pidsp = pids;
-	*nrp = nr;
-	return 0;
-}
-
-/* FORK and COMM of thread @tid of process @pid, which @leader describes */
-static int synth_worker__thread(struct synth_worker *wk, pid_t pid, pid_t tid,
-				const struct procfs_task *leader)
-{
-	char path[48], buf[128], comm[PROCFS_COMM_LEN];
-	const char *name = leader->comm;
-	ssize_t n;
-	int err;
-
-	if (tid != pid) {
-		/* a thread's own directory is there, only not listed */
-		snprintf(path, sizeof(path), "%d/comm", tid);
-		n = procfs__read_file(wk->ctx->procfd, path, buf, sizeof(buf));
-		if (n <= 0)
-			return 0;	/* gone */
-		procfs__comm(comm, buf, n - (buf[n - 1] == '\n'));
-		name = comm;
-	}
-	/* perf: the leader's parent is its ppid, the other threads' the leader */
-	err = synth_buf__fork(wk->out, pid, tid == pid ? leader->ppid : pid, tid,
-			      tid == pid ? leader->ppid : pid);
-	if (!err)
-		err = synth_buf__comm(wk->out, pid, tid, name);
-	if (!err && tid == pid && !leader->kernel)
-		err = synth_worker__maps(wk, pid);
-	return err;
-}
-
-/* Every thread of process @pid, perf's full way: FORK, COMM, the leader's maps */
-static int synth_worker__process(struct synth_worker *wk, pid_t pid)
-{
-	struct procfs_task leader;
-	unsigned int i, nr = 1;
-	pid_t *tids = &pid;
-	char path[32], buf[1024];
-	ssize_t n;
-	int err;
-
-	snprintf(path, sizeof(path), "%d/stat", pid);
-	n = procfs__read_file(wk->ctx->procfd, path, buf, sizeof(buf));
-	if (n < 0 || procfs__parse_stat(buf, n, &leader)) {
-		pr_debug("couldn't read %s/proc/%s\n", synth__root(wk->ctx->opts), path);
-		return 0;	/* gone */
-	}
-	if (leader.nr_threads > 1) {
-		snprintf(path, sizeof(path), "%d/task", pid);
-		err = synth__list(wk->ctx->procfd, path, leader.nr_threads, &tids, &nr);
-		if (err == -ENOMEM)
-			return err;
-		if (err)
-			return 0;
-	}
-	/* the leader first, as /proc lists it */
-	err = synth_worker__thread(wk, pid, pid, &leader);
-	for (i = 0; !err && i < nr; i++)
-		if (tids[i] != pid)
-			err = synth_worker__thread(wk, pid, tids[i], &leader);
-	if (tids != &pid)
-		free(tids);
-	return err;
-}
-
-static int synth_worker__init(struct synth_worker *wk, const struct synth_ctx *ctx,
-			      struct synth_buf *out)
-{
-	*wk = (struct synth_worker){ .ctx = ctx, .out = out };
-	wk->maps_buf = malloc(MAPS_BUF);
-	return wk->maps_buf ? 0 : -ENOMEM;
-}
-
-static void synth_worker__exit(struct synth_worker *wk)
-{
-	free(wk->maps_buf);
-}
 
 /* Runs @fn over a fresh context and worker, then writes what it made. */
 static int synth__run(struct perfx_writer *w, const struct synthesize_opts *opts,
@@ -447,13 +110,19 @@ static unsigned int nr_cpus(void)
 	return nr > 0 ? nr : 1;
 }
 
-unsigned int synthesize__auto_threads(unsigned int nr_procs)
+/* @nr_procs over @per_thread each, at most a thread per CPU, at least one */
+static unsigned int auto_threads(unsigned int nr_procs, unsigned int per_thread)
 {
-	unsigned int cpus = nr_cpus(), nr = nr_procs / PROCS_PER_THREAD;
+	unsigned int cpus = nr_cpus(), nr = nr_procs / per_thread;
 
 	if (nr > cpus)
 		nr = cpus;
 	return nr ? nr : 1;
+}
+
+unsigned int synthesize__auto_threads(unsigned int nr_procs)
+{
+	return auto_threads(nr_procs, PROCS_PER_THREAD);
 }
 
 /* One chunk of processes and the records made for them */
@@ -554,48 +223,57 @@ static int synth_pool__run(struct synth_pool *pool, unsigned int nr)
 	return err;
 }
 
-int synthesize__all(struct perfx_writer *w, const struct synthesize_opts *opts)
+/* From /proc, @nr_threads over @nr_pids processes @pids */
+static int synth_proc__all(const struct synth_ctx *ctx, struct perfx_writer *w,
+			   const pid_t *pids, unsigned int nr_pids, unsigned int nr_threads)
 {
-	struct synth_pool pool = { .w = w, .lock = PTHREAD_MUTEX_INITIALIZER };
-	unsigned int nr_threads, i;
-	struct synth_ctx ctx;
-	pid_t *pids = NULL;
-	char *buf;
+	struct synth_pool pool = {
+		.ctx = ctx, .w = w, .pids = pids, .nr_pids = nr_pids,
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+	};
+	unsigned int i;
 	int err;
 
-	buf = malloc(MAPS_BUF);
-	if (!buf)
-		return -ENOMEM;
-	err = synth_ctx__init(&ctx, opts, buf);
-	free(buf);
-	if (err)
-		return err;
-	err = synth__list(ctx.procfd, ".", 0, &pids, &pool.nr_pids);
-	if (err)
-		goto out_ctx;
-	nr_threads = opts->nr_threads ?: synthesize__auto_threads(pool.nr_pids);
-	if (nr_threads > pool.nr_pids)
-		nr_threads = pool.nr_pids ?: 1;
-	pool.ctx = &ctx;
-	pool.pids = pids;
-	pool.chunk_pids = pool.nr_pids / (nr_threads * CHUNKS_PER_THREAD);
+	pool.chunk_pids = nr_pids / (nr_threads * CHUNKS_PER_THREAD);
 	pool.chunk_pids = pool.chunk_pids < 1 ? 1 : pool.chunk_pids > CHUNK_MAX ?
 			  CHUNK_MAX : pool.chunk_pids;
-	pool.nr_chunks = (pool.nr_pids + pool.chunk_pids - 1) / pool.chunk_pids;
+	pool.nr_chunks = (nr_pids + pool.chunk_pids - 1) / pool.chunk_pids;
 	pool.chunks = calloc(pool.nr_chunks ?: 1, sizeof(*pool.chunks));
-	if (!pool.chunks) {
-		err = -ENOMEM;
-		goto out_pids;
-	}
+	if (!pool.chunks)
+		return -ENOMEM;
 	for (i = 0; i < pool.nr_chunks; i++)
-		synth_buf__init(&pool.chunks[i].buf, opts->id_hdr_size);
+		synth_buf__init(&pool.chunks[i].buf, ctx->opts->id_hdr_size);
 	err = synth_pool__run(&pool, nr_threads);
 	for (i = 0; i < pool.nr_chunks; i++)
 		synth_buf__exit(&pool.chunks[i].buf);
 	free(pool.chunks);
-out_pids:
-	free(pids);
-out_ctx:
-	synth_ctx__exit(&ctx);
 	return err ? err : (int)pool.nr_records;
+}
+
+int synthesize__all(struct perfx_writer *w, const struct synthesize_opts *opts)
+{
+	unsigned int nr_threads, nr_pids;
+	struct synth_ctx ctx;
+	pid_t *pids = NULL;
+	char *buf;
+	int nr;
+
+	buf = malloc(SYNTH_MAPS_BUF);
+	if (!buf)
+		return -ENOMEM;
+	nr = synth_ctx__init(&ctx, opts, buf);
+	free(buf);
+	if (nr)
+		return nr;
+	nr = synth__list(ctx.procfd, ".", 0, &pids, &nr_pids);
+	if (nr)
+		goto out;
+	nr_threads = opts->nr_threads ?: synthesize__auto_threads(nr_pids);
+	if (nr_threads > nr_pids)
+		nr_threads = nr_pids ?: 1;
+	nr = synth_proc__all(&ctx, w, pids, nr_pids, nr_threads);
+out:
+	free(pids);
+	synth_ctx__exit(&ctx);
+	return nr;
 }
