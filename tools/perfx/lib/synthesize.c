@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Synthesis of what already runs: perf's records for -p/-t, for a forked
- * workload and for -a, from /proc (synthesize-proc.c).
+ * Synthesis of what already runs: perf's records for -p/-t and for a
+ * forked workload from /proc (synthesize-proc.c), and for -a from /proc
+ * or, where the kernel lets perfx load it and the machine runs enough
+ * processes to pay for loading it, from a BPF task iterator
+ * (synthesize-bpf.c), the same bytes either way.
  *
- * synthesize__all splits the processes into chunks that
+ * From /proc, synthesize__all splits the processes into chunks that
  * threads take in turn; each chunk's records go to its own buffer, and
  * chunks are written in /proc's order as they complete, so the bytes
  * written are the same for any number of threads.
@@ -17,6 +20,7 @@
 #include "data.h"
 #include "debug.h"
 #include "synthesize.h"
+#include "synthesize-bpf.h"
 #include "synthesize-proc.h"
 #include "synthesize-record.h"
 #include "threadmap.h"
@@ -26,6 +30,13 @@
 /* chunks per thread: small enough to balance, large enough to be cheap */
 #define CHUNKS_PER_THREAD	8
 #define CHUNK_MAX		64
+/*
+ * Processes from which the BPF iterator is worth loading: loading it
+ * costs what reading /proc costs for about that many
+ */
+#define BPF_MIN_PROCS		256
+/* the same for another reader of its stream */
+#define BPF_PROCS_PER_THREAD	256
 
 /* Runs @fn over a fresh context and worker, then writes what it made. */
 static int synth__run(struct perfx_writer *w, const struct synthesize_opts *opts,
@@ -250,14 +261,36 @@ static int synth_proc__all(const struct synth_ctx *ctx, struct perfx_writer *w,
 	return err ? err : (int)pool.nr_records;
 }
 
+/* The BPF iterator's records of @pids, or -errno; *@wrote when some reached @w */
+static int synth_all_bpf(const struct synth_ctx *ctx, struct perfx_writer *w,
+			 const pid_t *pids, unsigned int nr_pids, struct synthesize_used *used,
+			 bool *wrote)
+{
+	const struct synthesize_opts *opts = ctx->opts;
+	unsigned int nr_threads = opts->nr_threads ?: auto_threads(nr_pids, BPF_PROCS_PER_THREAD);
+	int nr;
+
+	nr = synth_bpf__all(ctx, w, pids, nr_pids, nr_threads, wrote);
+	if (nr >= 0 && used)
+		*used = (struct synthesize_used){ SYNTHESIZE_SOURCE_BPF, nr_threads };
+	else if (nr < 0 && !*wrote)
+		pr_debug("synthesis: no BPF task iterator here (%s): reading /proc\n",
+			 perfx__errname(nr));
+	return nr;
+}
+
 int synthesize__all(struct perfx_writer *w, const struct synthesize_opts *opts)
 {
+	enum synthesize_source source = opts->source;
 	unsigned int nr_threads, nr_pids;
 	struct synth_ctx ctx;
 	pid_t *pids = NULL;
+	bool wrote = false;
 	char *buf;
 	int nr;
 
+	if (source == SYNTHESIZE_SOURCE_BPF && opts->root)
+		return -EINVAL;
 	buf = malloc(SYNTH_MAPS_BUF);
 	if (!buf)
 		return -ENOMEM;
@@ -268,10 +301,19 @@ int synthesize__all(struct perfx_writer *w, const struct synthesize_opts *opts)
 	nr = synth__list(ctx.procfd, ".", 0, &pids, &nr_pids);
 	if (nr)
 		goto out;
+	if (source == SYNTHESIZE_SOURCE_AUTO && !opts->root && nr_pids >= BPF_MIN_PROCS)
+		source = SYNTHESIZE_SOURCE_BPF;
+	if (source == SYNTHESIZE_SOURCE_BPF) {
+		nr = synth_all_bpf(&ctx, w, pids, nr_pids, opts->used, &wrote);
+		if (nr >= 0 || wrote || opts->source == SYNTHESIZE_SOURCE_BPF)
+			goto out;
+	}
 	nr_threads = opts->nr_threads ?: synthesize__auto_threads(nr_pids);
 	if (nr_threads > nr_pids)
 		nr_threads = nr_pids ?: 1;
 	nr = synth_proc__all(&ctx, w, pids, nr_pids, nr_threads);
+	if (nr >= 0 && opts->used)
+		*opts->used = (struct synthesize_used){ SYNTHESIZE_SOURCE_PROC, nr_threads };
 out:
 	free(pids);
 	synth_ctx__exit(&ctx);

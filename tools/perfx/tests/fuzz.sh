@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # fuzz.sh - short smoke runs of the libFuzzer targets: the perf.data
 # reader over a seed corpus of perf's and perfx's files and pipes, for
-# FUZZ_TIME seconds (default 20), and the /proc parsers over this
-# machine's maps, stat, status, kallsyms, modules and mounts, for half as
-# long: no crash, leak or sanitizer report.
-# env: PERFX, FUZZER, FUZZER_PROCFS (the targets; absent without clang).
+# FUZZ_TIME seconds (default 20), the /proc parsers over this machine's
+# maps, stat, status, kallsyms, modules and mounts, and the BPF task
+# stream's parser over a stream of two processes, each for half as long:
+# no crash, leak or sanitizer report.
+# env: PERFX, FUZZER, FUZZER_PROCFS, FUZZER_SYNTH (the targets; absent
+# without clang).
 # Prints TAP lines.
 set -uo pipefail
 
@@ -47,3 +49,19 @@ for f in self/maps self/stat self/status self/comm modules mounts; do
 done
 head -c 4000 /proc/kallsyms > "$work/proc/kallsyms"
 fuzz "the /proc parsers" "${FUZZER_PROCFS:-}" "$work/proc" "$(( ${FUZZ_TIME:-20} / 2 ))" 8192
+
+# bpf/synth-tasks.h: a leader with two maps and a thread, a kernel thread
+mkdir "$work/synth"
+python3 - "$work/synth/stream" <<'PY'
+import struct, sys
+def task(flags, tgid, tid, ppid, nr, comm):
+    return struct.pack('<IIiiiI16s', 1, flags, tgid, tid, ppid, nr, comm)
+def vma(kind, flags, start, end, key):
+    return struct.pack('<IIIIQQQQQQQII', 2, kind, flags, 0xfe00000, start, end, 1, 42,
+                       key, key + 8, 0, 7, 0)
+s = vma(1, 5, 0x400000, 0x401000, 0xffff0000) + vma(2, 5, 0x7f0000, 0x7f2000, 0xffff1000)
+s += task(4, 100, 100, 1, 2, b'sleeper') + task(0, 100, 101, 1, 0, b'worker')
+s += task(1, 2, 2, 0, 0, b'kthreadd')
+open(sys.argv[1], 'wb').write(s)
+PY
+fuzz "the BPF task stream's parser" "${FUZZER_SYNTH:-}" "$work/synth" "$(( ${FUZZ_TIME:-20} / 2 ))" 8192

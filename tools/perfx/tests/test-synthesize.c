@@ -5,7 +5,10 @@
  * the kernel's and modules' MMAPs), tasks gone mid-scan skipped, the
  * proc-map timeout marking the map it stopped at; then, on the real /proc
  * with a population of still processes, that 1, 4 and the chosen number
- * of threads write the same bytes for it, with exact record counts.
+ * of threads write the same bytes for it, with exact record counts, and
+ * so does the BPF task iterator where it loads, with and without data
+ * maps: deleted files, shared maps, names with a newline, a thread name
+ * with a backslash, a process with more maps than the iterator writes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -462,8 +465,15 @@ static void test_timeout(void)
 	root[strlen(root) - 2] = '\0';
 }
 
-/* The population: children with 3 threads and 4 extra maps each, still */
+/*
+ * The population: children with 3 threads and 4 extra maps each, still;
+ * every fifth child has more to name: a deleted file, a shared file
+ * map, a memfd whose name has a newline (escaped "\012" in maps), a
+ * thread named with a backslash, and one child has more executable maps
+ * than the BPF iterator writes for one process
+ */
 #define NR_CHILDREN	40
+#define MANY_MAPS	400
 
 static void *sleeper(void *arg)
 {
@@ -473,19 +483,65 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
-static pid_t spawn(int ready)
+/* @path mapped executable, shared or not, then unlinked if @unlink */
+static void map_file(const char *path, int flags, bool unlink_it)
+{
+	int fd = open(path, O_RDWR | O_CREAT, 0700);
+
+	if (fd < 0 || ftruncate(fd, 8192))
+		_exit(1);
+	mmap(NULL, 4096, PROT_READ | PROT_EXEC, flags, fd, 0);
+	mmap(NULL, 4096, PROT_READ, flags, fd, 4096);
+	close(fd);
+	if (unlink_it)
+		unlink(path);
+}
+
+static void odd_maps(int i)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/gone-%d", root, i);
+	map_file(path, MAP_PRIVATE, true);
+	snprintf(path, sizeof(path), "%s/shared-%d", root, i);
+	map_file(path, MAP_SHARED, false);
+	fd = memfd_create("odd\nname", 0);
+	if (fd >= 0 && !ftruncate(fd, 4096))
+		mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (sbrk(65536) == (void *)-1)	/* a [heap] for -d */
+		_exit(1);
+}
+
+/* MANY_MAPS executable pages between pages that are not mapped at all */
+static void many_maps(void)
+{
+	char *p = mmap(NULL, 2 * MANY_MAPS * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int i;
+
+	for (i = 0; p != MAP_FAILED && i < MANY_MAPS; i++)
+		mprotect(p + 2 * i * 4096, 4096, PROT_READ | PROT_EXEC);
+}
+
+static pid_t spawn(int ready, int i)
 {
 	pthread_t th;
 	pid_t pid = fork();
-	int i;
+	int k;
 
 	if (pid)
 		return pid;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	for (i = 0; i < 4; i++)
-		mmap(NULL, 4096, PROT_READ | PROT_EXEC | (i & 1 ? PROT_WRITE : 0),
+	for (k = 0; k < 4; k++)
+		mmap(NULL, 4096, PROT_READ | PROT_EXEC | (k & 1 ? PROT_WRITE : 0),
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (i % 5 == 1)
+		odd_maps(i);
+	if (i == 2)
+		many_maps();
 	pthread_create(&th, NULL, sleeper, NULL);
+	if (i % 5 == 1)
+		pthread_setname_np(th, "back\\slash");
 	pthread_create(&th, NULL, sleeper, NULL);
 	if (write(ready, "", 1) != 1)
 		_exit(1);
@@ -520,40 +576,67 @@ static size_t filter(const struct output *out, const pid_t *pids, char *dst, int
 	return len;
 }
 
-static void test_real_proc(void)
+/* A run's records of the children against /proc's with one thread */
+struct real_run {
+	enum synthesize_source	source;
+	unsigned int		nr_threads;
+	const char		*what;
+};
+
+static void test_real_proc(bool data_mmaps)
 {
-	static char base[1 << 20], other[1 << 20];
-	struct synthesize_opts opts = { .id_hdr_size = 8, .proc_map_timeout_ms = 500 };
-	unsigned int n[] = { 1, 4, 0 };
+	static char base[1 << 21], other[1 << 21];
+	struct synthesize_used used;
+	struct synthesize_opts opts = {
+		.id_hdr_size = 8, .proc_map_timeout_ms = 500, .data_mmaps = data_mmaps,
+		.source = SYNTHESIZE_SOURCE_PROC, .nr_threads = 1, .used = &used,
+	};
+	static const struct real_run runs[] = {
+		{ SYNTHESIZE_SOURCE_PROC, 4, "/proc, 4 threads" },
+		{ SYNTHESIZE_SOURCE_AUTO, 0, "the chosen source and threads" },
+		{ SYNTHESIZE_SOURCE_BPF, 1, "BPF, 1 thread" },
+		{ SYNTHESIZE_SOURCE_BPF, 4, "BPF, 4 threads" },
+	};
+	const char *mode = data_mmaps ? " (-d)" : "";
 	pid_t pids[NR_CHILDREN];
 	struct output out;
-	size_t base_len = 0, len;
-	int counts[16], base_counts[16], ready[2], i;
+	size_t base_len, len, i;
+	int counts[16], base_counts[16], ready[2];
 	char c;
 
 	if (pipe(ready))
 		return;
 	for (i = 0; i < NR_CHILDREN; i++)
-		pids[i] = spawn(ready[1]);
+		pids[i] = spawn(ready[1], i);
 	for (i = 0; i < NR_CHILDREN && read(ready[0], &c, 1) == 1; i++)
 		;
-	for (i = 0; i < 3; i++) {
-		opts.nr_threads = n[i];
+	run(call_all, NULL, &opts, &out);
+	base_len = filter(&out, pids, base, base_counts);
+	tap_ok(out.ret > 0 && base_counts[PERF_RECORD_FORK] == 3 * NR_CHILDREN &&
+	       base_counts[PERF_RECORD_COMM] == 3 * NR_CHILDREN &&
+	       base_counts[PERF_RECORD_MMAP2] >= 3 * NR_CHILDREN + MANY_MAPS &&
+	       used.source == SYNTHESIZE_SOURCE_PROC,
+	       "real /proc%s, 1 thread: %d FORK, %d COMM, %d MMAP2 for %d children of 3 threads",
+	       mode, base_counts[PERF_RECORD_FORK], base_counts[PERF_RECORD_COMM],
+	       base_counts[PERF_RECORD_MMAP2], NR_CHILDREN);
+	tap_ok(memmem(base, base_len, "memfd:odd\\012name (deleted)", 27) &&
+	       memmem(base, base_len, "back\\\\slash", 11) &&
+	       memmem(base, base_len, "/gone-1 (deleted)", 17),
+	       "real /proc%s: the names as maps and comm show them, escaped", mode);
+	free(out.buf);
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		opts.source = runs[i].source;
+		opts.nr_threads = runs[i].nr_threads;
 		run(call_all, NULL, &opts, &out);
-		len = filter(&out, pids, i ? other : base, i ? counts : base_counts);
-		if (!i) {
-			base_len = len;
-			tap_ok(out.ret > 0 && base_counts[PERF_RECORD_FORK] == 3 * NR_CHILDREN &&
-			       base_counts[PERF_RECORD_COMM] == 3 * NR_CHILDREN &&
-			       base_counts[PERF_RECORD_MMAP2] >= 3 * NR_CHILDREN,
-			       "real /proc, 1 thread: %d FORK, %d COMM, %d MMAP2 for %d children of 3 threads",
-			       base_counts[PERF_RECORD_FORK], base_counts[PERF_RECORD_COMM],
-			       base_counts[PERF_RECORD_MMAP2], NR_CHILDREN);
-		} else {
-			tap_ok(out.ret > 0 && len == base_len && !memcmp(base, other, len),
-			       "real /proc, %s threads: the same %zu bytes for the children as 1 thread",
-			       n[i] ? "4" : "chosen", len);
-		}
+		len = filter(&out, pids, other, counts);
+		if (runs[i].source == SYNTHESIZE_SOURCE_BPF && out.ret < 0)
+			tap_skip(runs[i].what, "no BPF task iterator here (BTF, Linux 6.11, root)");
+		else
+			tap_ok(out.ret > 0 && len == base_len && !memcmp(base, other, len) &&
+			       (runs[i].source == SYNTHESIZE_SOURCE_AUTO ||
+				used.source == runs[i].source),
+			       "real /proc%s, %s: the same %zu bytes for the children as 1 thread",
+			       mode, runs[i].what, len);
 		free(out.buf);
 	}
 	for (i = 0; i < NR_CHILDREN; i++)
@@ -576,7 +659,8 @@ int main(void)
 	test_threads();
 	test_kernel();
 	test_timeout();
-	test_real_proc();
+	test_real_proc(false);
+	test_real_proc(true);
 	system((snprintf(warnings, sizeof(warnings), "rm -rf %s", root), warnings));
 	return tap_done();
 }
