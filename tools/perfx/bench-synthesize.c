@@ -7,8 +7,11 @@
  * process in /proc (-a's way) -I times with each thread count from -m to
  * -M.  The records go through the buffered writer to /dev/null; the mean
  * time, records and time per record are printed as perf prints them.
- * perfx's own: --auto-threads adds -t's run with the thread count perfx
- * chooses, --floor a run that only reads the files synthesis reads.
+ * perfx's own: --source picks where -t reads the tasks (auto, proc or
+ * bpf; auto as perfx record does), --auto-threads adds -t's run with the
+ * thread count (and source) perfx chooses, --floor the least each source
+ * costs: reading the files synthesis reads from /proc, and loading the
+ * BPF iterator and reading its stream.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -29,6 +32,7 @@
 #include "lib/procfs.h"
 #include "lib/stat.h"
 #include "lib/synthesize.h"
+#include "lib/synthesize-bpf.h"
 #include "lib/threadmap.h"
 
 static const char * const synth_bench_usage[] = {
@@ -45,14 +49,16 @@ static const struct usage_option synth_bench_options[] = {
 	  "Number of iterations used to compute single-threaded average", 0 },
 	{ 'I', "multi-iterations", "n",
 	  "Number of iterations used to compute multi-threaded average", 0 },
+	{ 0, "source", "src", "with -t, read tasks from: auto, proc or bpf", 0, 'S' },
 	{ 0, "auto-threads", NULL, "with -t, also the thread count perfx chooses", 0, 'A' },
-	{ 0, "floor", NULL, "with -t, also only reading the files synthesis reads", 0, 'F' },
+	{ 0, "floor", NULL, "with -t, also the least each source costs", 0, 'F' },
 	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
 	{ 0, NULL, NULL, NULL, 0 }
 };
 
 struct synth_bench {
 	bool			st, mt, auto_threads, floor;
+	enum synthesize_source	source;
 	unsigned int		min_threads, max_threads;
 	unsigned int		single_iterations, multi_iterations;
 	struct perfx_writer	w;
@@ -150,18 +156,33 @@ static int run_all(struct synth_bench *b, const void *arg)
 	return synthesize__all(&b->w, arg);
 }
 
+static const char *source_name(enum synthesize_source source)
+{
+	return source == SYNTHESIZE_SOURCE_BPF ? "bpf" : "proc";
+}
+
+/* -t with @nr_threads (0: perfx's choice, which the header line then says) */
 static int run_multi(struct synth_bench *b, unsigned int nr_threads, struct stats *events)
 {
+	struct synthesize_used used = { 0 };
 	struct synthesize_opts opts = {
 		.nr_threads = nr_threads, .proc_map_timeout_ms = SYNTHESIZE_PROC_MAP_TIMEOUT,
+		.source = b->source, .used = &used,
 	};
 	struct stats time;
 	int err;
 
 	err = bench_loop(b, run_all, &opts, b->multi_iterations, &time, events);
-	if (!err)
-		print_stats("    ", "", &time, events);
-	return err;
+	if (err)
+		return err;
+	if (nr_threads)
+		printf("  Number of synthesis threads: %u (%s)\n", nr_threads,
+		       source_name(used.source));
+	else
+		printf("  Number of synthesis threads: auto (%u, %s)\n", used.nr_threads,
+		       source_name(used.source));
+	print_stats("    ", "", &time, events);
+	return 0;
 }
 
 /* The files synthesize__all reads, in its order: a directory ends in '/' */
@@ -286,6 +307,17 @@ static int run_floor(struct synth_bench *b, const void *arg)
 	return l->nr;
 }
 
+/* A floor's run: @what, its time, how much it read, its time per synthesized record */
+static void print_floor(const char *what, const struct stats *time, const char *read_what,
+			double read, const struct stats *synth_events)
+{
+	printf("  %s:\n", what);
+	printf("    Average reading took: %.3f usec (+- %.3f usec)\n",
+	       stats__avg(time), stats__stddev(time));
+	printf("    Average %s: %.3f\n", read_what, read);
+	printf("    Average time per event %.3f usec\n", stats__avg(time) / stats__avg(synth_events));
+}
+
 static int run_multi_floor(struct synth_bench *b, const struct stats *synth_events)
 {
 	struct stats time, events;
@@ -299,29 +331,37 @@ static int run_multi_floor(struct synth_bench *b, const struct stats *synth_even
 	close(procfd);
 	if (!err)
 		err = bench_loop(b, run_floor, &l, b->multi_iterations, &time, &events);
-	if (!err) {
-		printf("  Reading the same files without synthesis, 1 thread (floor):\n");
-		printf("    Average reading took: %.3f usec (+- %.3f usec)\n",
-		       stats__avg(&time), stats__stddev(&time));
-		printf("    Average num. files: %.3f\n", stats__avg(&events));
-		printf("    Average time per event %.3f usec\n",
-		       stats__avg(&time) / stats__avg(synth_events));
-	}
+	if (!err)
+		print_floor("Reading the same files without synthesis, 1 thread (floor, proc)",
+			    &time, "num. files", stats__avg(&events), synth_events);
 	file_list__exit(&l);
 	return err;
 }
 
-static unsigned int nr_procs(void)
+static int run_bpf_floor(struct synth_bench *b, const void *arg)
 {
-	unsigned int nr = 0;
-	struct dirent *d;
-	DIR *dir = opendir("/proc");
+	ssize_t n = synth_bpf__floor();
 
-	while (dir && (d = readdir(dir)))
-		nr += is_pid(d->d_name);
-	if (dir)
-		closedir(dir);
-	return nr;
+	(void)b;
+	(void)arg;
+	return n < 0 ? (int)n : (int)(n / 1024);
+}
+
+/* Loading the iterator and reading its stream, when it loads here */
+static int run_multi_bpf_floor(struct synth_bench *b, const struct stats *synth_events)
+{
+	struct stats time, kbytes;
+	ssize_t n = synth_bpf__floor();
+
+	if (n < 0) {
+		printf("  No BPF task iterator here (%s): no floor for it\n", perfx__errname(n));
+		return 0;
+	}
+	if (bench_loop(b, run_bpf_floor, NULL, b->multi_iterations, &time, &kbytes))
+		return -EIO;
+	print_floor("Loading the BPF iterator and reading its stream, 1 thread (floor, bpf)",
+		    &time, "stream KB", stats__avg(&kbytes), synth_events);
+	return 0;
 }
 
 static int run_multi_threaded(struct synth_bench *b)
@@ -334,18 +374,31 @@ static int run_multi_threaded(struct synth_bench *b)
 		b->max_threads = sysconf(_SC_NPROCESSORS_ONLN);
 	puts("Computing performance of multi threaded perf event synthesis by\n"
 	     "synthesizing events on CPU 0:");
-	for (n = b->min_threads; !err && n <= b->max_threads && n; n++) {
-		printf("  Number of synthesis threads: %u\n", n);
+	for (n = b->min_threads; !err && n <= b->max_threads && n; n++)
 		err = run_multi(b, n, &events);
-	}
-	if (!err && b->auto_threads) {
-		printf("  Number of synthesis threads: auto (%u)\n",
-		       synthesize__auto_threads(nr_procs()));
+	if (!err && b->auto_threads)
 		err = run_multi(b, 0, &events);
-	}
 	if (!err && b->floor)
 		err = run_multi_floor(b, &events);
+	if (!err && b->floor)
+		err = run_multi_bpf_floor(b, &events);
 	return err;
+}
+
+static int synth_bench__source(struct synth_bench *b, const char *arg)
+{
+	if (!strcmp(arg, "auto"))
+		b->source = SYNTHESIZE_SOURCE_AUTO;
+	else if (!strcmp(arg, "proc"))
+		b->source = SYNTHESIZE_SOURCE_PROC;
+	else if (!strcmp(arg, "bpf"))
+		b->source = SYNTHESIZE_SOURCE_BPF;
+	else {
+		fprintf(stderr, " Error: --source '%s': expected auto, proc or bpf (EINVAL)\n", arg);
+		usage_with_options_names(stderr, synth_bench_usage, synth_bench_options, "source");
+		return USAGE_EXIT_STATUS;
+	}
+	return 0;
 }
 
 static int synth_bench__parse(struct synth_bench *b, int argc, char **argv)
@@ -373,6 +426,9 @@ static int synth_bench__parse(struct synth_bench *b, int argc, char **argv)
 			break;
 		case 'F':
 			b->floor = true;
+			break;
+		case 'S':
+			err = synth_bench__source(b, optarg);
 			break;
 		case 'm':
 			val = &b->min_threads;

@@ -4,7 +4,7 @@
 # inject-build-id's --injector, --floor, --buffered and --seed (every
 # injector gets the same bytes, per record or buffered, and another seed
 # other bytes; a failing injector fails the run, no hang; perf's output
-# without them).
+# without them), and synthesize's --source and --floor.
 # env: PERFX.  Prints TAP lines.
 set -uo pipefail
 
@@ -81,3 +81,29 @@ check test $? = 1 -a "$(grep -c 'Build-id injection failed: false' "$work/out")"
 what="--seed x: perf's error and exit 129"
 ib --seed x
 check test $? = 129 && grep -q -- "--seed" "$work/err"
+
+# synth RUN ARGS...: a one-iteration synthesize -t run
+synth() { "$PERFX" bench internals synthesize -t -m 1 -M 1 -I 1 "$@" > "$work/out" 2> "$work/err"; }
+
+what="synthesize --source proc: the source is said, records per event"
+synth --source proc
+check test $? = 0 -a "$(grep -c 'threads: 1 (proc)' "$work/out")" = 1 -a \
+	"$(grep -c 'Average time per event' "$work/out")" = 1
+
+what="synthesize --source bpf: the BPF task iterator"
+synth --source bpf
+rc=$?
+if [ $rc -ne 0 ] && grep -qE 'synthesis failed: .*\((EPERM|EINVAL|ENOENT|ENOTTY|EOPNOTSUPP|ENOSYS|E2BIG|EACCES|ESRCH)\)' "$work/err"; then
+	skip "$what" "no BPF task iterator here: $(grep -o '([A-Z0-9]*)' "$work/err" | tail -1)"
+else
+	check test $rc = 0 -a "$(grep -c 'threads: 1 (bpf)' "$work/out")" = 1
+fi
+
+what="synthesize --floor: each source's floor, or why BPF has none"
+synth --floor
+check test $? = 0 -a "$(grep -c 'floor, proc' "$work/out")" = 1 -a \
+	"$(grep -c 'floor, bpf\|No BPF task iterator here' "$work/out")" = 1
+
+what="synthesize --source x: the expected values and exit 129"
+synth --source x
+check test $? = 129 && grep -q "expected auto, proc or bpf" "$work/err"
