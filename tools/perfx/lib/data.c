@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -64,17 +65,35 @@ static void pipe__grow(int fd)
 		fcntl(fd, F_SETPIPE_SZ, PERFX_DATA_BLOCK);
 }
 
+/*
+ * A block's buffer, its pages faulted in by one mmap(2): touched page by
+ * page they cost a fault each, which is most of what a short stream costs
+ */
+static char *block__alloc(void)
+{
+	void *p = mmap(NULL, PERFX_DATA_BLOCK, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void block__free(char *p)
+{
+	if (p)
+		munmap(p, PERFX_DATA_BLOCK);
+}
+
 int perfx_reader__init(struct perfx_reader *r, int fd, const char *name)
 {
 	*r = (struct perfx_reader){ .fd = fd, .name = name, .end = ~0ULL };
 	pipe__grow(fd);
-	r->buf = malloc(PERFX_DATA_BLOCK);
+	r->buf = block__alloc();
 	return r->buf ? 0 : -ENOMEM;
 }
 
 void perfx_reader__exit(struct perfx_reader *r)
 {
-	free(r->buf);
+	block__free(r->buf);
 	free(r->scratch);
 	r->buf = r->scratch = NULL;
 }
@@ -228,13 +247,13 @@ int perfx_writer__init(struct perfx_writer *w, int fd, const char *name)
 {
 	*w = (struct perfx_writer){ .fd = fd, .name = name };
 	pipe__grow(fd);
-	w->buf = malloc(PERFX_DATA_BLOCK);
+	w->buf = block__alloc();
 	return w->buf ? 0 : -ENOMEM;
 }
 
 void perfx_writer__exit(struct perfx_writer *w)
 {
-	free(w->buf);
+	block__free(w->buf);
 	w->buf = NULL;
 }
 

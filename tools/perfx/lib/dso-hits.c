@@ -21,9 +21,6 @@ int dso_hits__init(struct dso_hits *h, struct perfx_session *s, bool all,
 	h->all = all;
 	h->hit = hit;
 	h->arg = arg;
-	h->pending = calloc(MAX_PENDING, sizeof(*h->pending));
-	if (!h->pending)
-		return -ENOMEM;
 	return machine__init(&h->machine);
 }
 
@@ -91,6 +88,12 @@ static int dso_hits__sample(struct dso_hits *h, const struct perf_event_header *
 		h->last.cpumode = sample.cpumode;
 		h->last.valid = true;
 		return dso_hits__hit(h, map->dso, sample.cpumode);
+	}
+	/* most streams never need it: allocated, and its pages touched, when one does */
+	if (!h->pending) {
+		h->pending = malloc(MAX_PENDING * sizeof(*h->pending));
+		if (!h->pending)
+			return -ENOMEM;
 	}
 	if (h->nr_pending < MAX_PENDING)
 		h->pending[h->nr_pending++] = sample;
