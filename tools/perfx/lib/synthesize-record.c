@@ -4,6 +4,7 @@
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "synthesize-record.h"
 
@@ -29,6 +30,7 @@ void synth_buf__rewind(struct synth_buf *b, size_t len, unsigned int nr)
 int synth_buf__reserve(struct synth_buf *b, size_t size)
 {
 	size_t cap = b->cap ? b->cap : 16384;
+	unsigned long from, to;
 	char *p;
 
 	if (b->len + size <= b->cap)
@@ -38,6 +40,16 @@ int synth_buf__reserve(struct synth_buf *b, size_t size)
 	p = realloc(b->p, cap);
 	if (!p)
 		return -ENOMEM;
+	/*
+	 * The new pages in one call rather than a fault each as records
+	 * reach them: in a VM a fault costs the hypervisor too, and the
+	 * profile of synthesis put a twentieth of its time on the first
+	 * write to each page (best effort: Linux 5.14)
+	 */
+	from = ((unsigned long)p + b->len + 4095) & ~4095UL;
+	to = ((unsigned long)p + cap) & ~4095UL;
+	if (to > from)
+		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
 	b->p = p;
 	b->cap = cap;
 	return 0;
