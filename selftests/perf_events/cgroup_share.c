@@ -528,6 +528,75 @@ TEST_F(share, several_events_one_cpu)
 	close(clk);
 }
 
+/*
+ * The events of a CPU share one index of their cgroups: two events with
+ * overlapping sets count the cgroups they share alike and each reads only
+ * its own; a detach frees the slots no other event has, and a cgroup
+ * attached next takes a freed one and starts at exactly 0, while the
+ * other event's counts stay exactly as they were.
+ */
+TEST_F(share, events_share_cgroup_slots)
+{
+	__u64 cpu, b, c, d, v;
+	char dpath[PATH_MAX];
+	__u64 d_id;
+	int other;
+
+	d_id = cgs_mkdir(self->dir, "D", dpath);
+	ASSERT_NE(0ULL, d_id);
+	other = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, cgs_attach(self->fd, (__u64[]){ self->a_id, self->b_id, self->c_id }, 3));
+	ASSERT_EQ(0, cgs_attach(other, (__u64[]){ self->c_id, self->b_id }, 2));
+
+	cpu = cgs_run_busy(self->b, CPU, 60 * MS);
+	ASSERT_NE(0ULL, cpu);
+	ASSERT_NE(0ULL, cgs_run_busy(self->c, CPU, 30 * MS));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ioctl(other, PERF_EVENT_IOC_DISABLE, 0));
+	b = cgs_count(other, self->b_id);
+	c = cgs_count(other, self->c_id);
+	EXPECT_TRUE(near((__u64)cgs_count(self->fd, self->b_id), cpu));
+	EXPECT_TRUE(near(b, cpu));
+	EXPECT_TRUE(near(c, (__u64)cgs_count(self->fd, self->c_id)));
+	EXPECT_NE(0ULL, c);
+	EXPECT_EQ(0, cgs_count(self->fd, self->a_id));
+	EXPECT_EQ(-ENOENT, cgs_read(other, self->a_id, &v, 1));
+
+	/* A's slot is free now; D and A1 take new ones, at 0 */
+	ASSERT_EQ(0, cgs_attach(self->fd, NULL, 0));
+	ASSERT_EQ(0, cgs_attach(self->fd, (__u64[]){ d_id, self->a1_id }, 2));
+	EXPECT_EQ(0, cgs_count(self->fd, d_id));
+	EXPECT_EQ(0, cgs_count(self->fd, self->a1_id));
+	EXPECT_EQ(-ENOENT, cgs_read(self->fd, self->b_id, &v, 1));
+	EXPECT_EQ(-ENOENT, cgs_read(other, d_id, &v, 1));
+	EXPECT_EQ((long long)b, cgs_count(other, self->b_id));
+	EXPECT_EQ((long long)c, cgs_count(other, self->c_id));
+
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, ioctl(other, PERF_EVENT_IOC_ENABLE, 0));
+	cpu = cgs_run_busy(dpath, CPU, 40 * MS);
+	ASSERT_NE(0ULL, cpu);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	d = cgs_count(self->fd, d_id);
+	EXPECT_TRUE(near(d, cpu));
+	EXPECT_EQ(0, cgs_count(self->fd, self->a1_id));
+	/* no task ran in B or C since */
+	EXPECT_EQ((long long)b, cgs_count(other, self->b_id));
+	EXPECT_EQ((long long)c, cgs_count(other, self->c_id));
+
+	/* the other event's slots go with it; a new event starts at 0 */
+	close(other);
+	EXPECT_EQ((long long)d, cgs_count(self->fd, d_id));
+	other = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, cgs_attach(other, (__u64[]){ self->b_id, d_id }, 2));
+	EXPECT_EQ(0, cgs_count(other, self->b_id));
+	EXPECT_EQ(0, cgs_count(other, d_id));
+	EXPECT_EQ((long long)d, cgs_count(self->fd, d_id));
+	close(other);
+}
+
 struct thread_arg {
 	const char *cg;		/* threaded cgroup to move into */
 	__u64 spin;		/* CPU time spun in @cg, out */
