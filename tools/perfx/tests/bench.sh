@@ -11,9 +11,7 @@ set -uo pipefail
 PERFX=${PERFX:?}
 . "$(dirname "$0")/tap.sh"
 tap_init bench
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-tap_diag() { sed 's/^/#   /' "$work/err" | head -8; }
+tap_workdir
 
 check() { if "$@" && sanitizer_clean; then ok "$what"; else notok "$what"; fi; }
 # ib ARGS...: a small inject-build-id run, stdout to $work/out

@@ -14,8 +14,7 @@ set -uo pipefail
 PERFX=${PERFX:?}
 . "$(dirname "$0")/tap.sh"
 tap_init fuzz
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+tap_workdir
 
 # fuzz WHAT TARGET CORPUS SECONDS MAX_LEN
 fuzz()

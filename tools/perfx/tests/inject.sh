@@ -13,9 +13,7 @@ set -uo pipefail
 PERFX=${PERFX:?}
 . "$(dirname "$0")/tap.sh"
 tap_init inject
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-tap_diag() { sed 's/^/#   /' "$work/err" | head -8; }
+tap_workdir
 
 if ! command -v perf > /dev/null ||
    ! perf record -q -e cpu-clock -F 4000 -o "$work/p.pipe" -- \

@@ -27,8 +27,7 @@ set -uo pipefail
 PERFX=${PERFX:?}
 . "$(dirname "$0")/tap.sh"
 tap_init list
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+tap_workdir
 
 
 perf_filter()

@@ -5,6 +5,9 @@
 #   ok DESC; notok DESC; skip DESC REASON   TAP lines "ok N - NAME: DESC"
 #   sanitizer_clean [FILE...]               no ASan/LSan/UBSan report in
 #                                           FILEs (default: $work/err)
+#   tap_workdir                             $work, a directory removed at
+#                                           exit; a failed step's $work/err
+#                                           is its diagnostic
 #
 # notok then calls tap_diag, if the test defines it, to print the output
 # of the failed step as "#" comment lines.  The sanitizer exit codes tell a
@@ -14,6 +17,14 @@ n=0
 tap_name=
 
 tap_init() { tap_name=$1; }
+
+tap_workdir()
+{
+	work=$(mktemp -d) || exit 1
+	trap 'rm -rf "$work"' EXIT
+	declare -F tap_diag > /dev/null ||
+		tap_diag() { sed 's/^/#   /' "$work/err" 2> /dev/null | head -8; }
+}
 
 ok() { n=$((n + 1)); echo "ok $n - $tap_name: $1"; }
 

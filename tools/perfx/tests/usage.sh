@@ -15,8 +15,7 @@ set -uo pipefail
 PERFX=${PERFX:?}
 . "$(dirname "$0")/tap.sh"
 tap_init usage
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+tap_workdir
 
 
 # the options whose help perfx words otherwise: what perfx supports differs
