@@ -263,30 +263,36 @@ static int perfx_writer__error(struct perfx_writer *w, int err)
 	return err;
 }
 
-static int write_all(int fd, const char *p, size_t len)
+/* @len bytes at stream offset @pos: at the file's position, or at @pos */
+static int perfx_writer__out(struct perfx_writer *w, const char *p, size_t len, __u64 pos)
 {
-	while (len) {
-		ssize_t n = write(fd, p, len);
+	__u64 start = perfx__now_ns();
+	int err = 0;
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
+	while (len) {
+		ssize_t n = w->offsets ? pwrite(w->fd, p, len, pos) : write(w->fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n ? -errno : -EIO;
+			break;
 		}
 		p += n;
 		len -= n;
+		pos += n;
 	}
-	return 0;
+	w->write_ns += perfx__now_ns() - start;
+	return err ? perfx_writer__error(w, err) : 0;
 }
 
 int perfx_writer__flush(struct perfx_writer *w)
 {
-	int err = write_all(w->fd, w->buf, w->len);
+	int err = perfx_writer__out(w, w->buf, w->len, w->pos - w->len);
 
-	if (err)
-		return perfx_writer__error(w, err);
-	w->len = 0;
-	return 0;
+	if (!err)
+		w->len = 0;
+	return err;
 }
 
 int perfx_writer__write(struct perfx_writer *w, const void *p, size_t len)
@@ -299,12 +305,26 @@ int perfx_writer__write(struct perfx_writer *w, const void *p, size_t len)
 			return err;
 	}
 	w->pos += len;
-	if (len > PERFX_DATA_BLOCK) {
-		err = write_all(w->fd, p, len);
-		return err ? perfx_writer__error(w, err) : 0;
-	}
+	if (len > PERFX_DATA_BLOCK)
+		return perfx_writer__out(w, p, len, w->pos - len);
 	memcpy(w->buf + w->len, p, len);
 	w->len += len;
+	return 0;
+}
+
+void perfx_writer__use_offsets(struct perfx_writer *w)
+{
+	w->offsets = true;
+}
+
+int perfx_writer__reserve(struct perfx_writer *w, size_t len, __u64 *off)
+{
+	int err = w->len ? perfx_writer__flush(w) : 0;
+
+	if (err)
+		return err;
+	*off = w->pos;
+	w->pos += len;
 	return 0;
 }
 

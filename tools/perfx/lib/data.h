@@ -53,9 +53,23 @@ struct perfx_writer {
 	char		*buf;
 	size_t		len;		/* bytes waiting in buf */
 	__u64		pos;		/* stream offset of the next byte */
+	bool		offsets;	/* flushes pwrite() at their stream offsets */
+	__u64		write_ns;	/* time spent in write(2) and pwrite(2) */
 };
 
 int perfx_writer__init(struct perfx_writer *w, int fd, const char *name);
+/*
+ * From now on the writer writes at its stream offsets (pwrite), not at
+ * the file's position, so that other writers can fill ranges of the
+ * stream it skips: a regular file only.
+ */
+void perfx_writer__use_offsets(struct perfx_writer *w);
+/*
+ * Skips @len bytes of the stream for another writer to fill (perf record
+ * --aio writes ring data asynchronously there), after flushing what is
+ * buffered.  Returns 0 with the range's offset in *@off, or -errno.
+ */
+int perfx_writer__reserve(struct perfx_writer *w, size_t len, __u64 *off);
 /* Frees the buffer; whatever was not flushed is dropped. */
 void perfx_writer__exit(struct perfx_writer *w);
 int perfx_writer__write(struct perfx_writer *w, const void *p, size_t len);

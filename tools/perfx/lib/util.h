@@ -2,10 +2,22 @@
 #ifndef __PERFX_UTIL_H
 #define __PERFX_UTIL_H
 
+#include <linux/types.h>
+#include <time.h>
+
 #define ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
 
 #ifndef __printf
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #endif
+
+/* CLOCK_MONOTONIC in nanoseconds, for durations */
+static inline __u64 perfx__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 #endif /* __PERFX_UTIL_H */
