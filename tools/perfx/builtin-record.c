@@ -33,10 +33,12 @@
 #include "lib/evsel.h"
 #include "lib/feature.h"
 #include "lib/header.h"
-#include "lib/mmap.h"
+#include "lib/numa.h"
 #include "lib/parse-events.h"
 #include "lib/parse-options.h"
+#include "lib/read-affinity.h"
 #include "lib/record-config.h"
+#include "lib/record-rings.h"
 #include "lib/session.h"
 #include "lib/synthesize.h"
 #include "lib/sysfs.h"
@@ -53,6 +55,9 @@ static const char * const record_usage[] = {
 enum {
 	OPT_NUM_THREAD_SYNTH = 256,
 	OPT_PROC_MAP_TIMEOUT,
+	OPT_AFFINITY,
+	OPT_AIO,
+	OPT_MMAP_FLUSH,
 };
 
 static const struct usage_option record_options[] = {
@@ -76,6 +81,15 @@ static const struct usage_option record_options[] = {
 	  "number of threads to run for event synthesis", 0, OPT_NUM_THREAD_SYNTH },
 	{ 0, "proc-map-timeout", "n", "per thread proc mmap processing timeout in ms", 0,
 	  OPT_PROC_MAP_TIMEOUT },
+	{ 0, "affinity", "node|cpu",
+	  "Set affinity mask of trace reading thread to NUMA node cpu mask or cpu of processed mmap buffer",
+	  0, OPT_AFFINITY },
+	{ 0, "aio", "n",
+	  "Use <n> control blocks in asynchronous trace writing mode (default: 1, max: 4)",
+	  USAGE_OPT_OPTARG, OPT_AIO },
+	{ 0, "mmap-flush", "number",
+	  "Minimal number of bytes that is extracted from mmap data pages (default: 1)", 0,
+	  OPT_MMAP_FLUSH },
 	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
 	{ 0, NULL, NULL, NULL, 0 }
 };
@@ -86,6 +100,7 @@ void record__usage(FILE *f)
 }
 
 #define RECORD_MMAP_PAGES	128	/* perf's 512 KiB a CPU */
+#define RECORD_AIO_MAX		4	/* perf's --aio buffers a ring, at most */
 
 struct record {
 	struct record_opts	opts;
@@ -100,17 +115,20 @@ struct record {
 	bool			quiet;
 	int			verbose;
 	unsigned int		mmap_pages;
+	__u64			mmap_flush;	/* --mmap-flush as given */
+	enum read_affinity_mode	affinity;
+	unsigned int		nr_aio;
 	struct synthesize_opts	synth;
 	int			argc;
 	char			**argv;
 	struct workload		work;
 	int			workload_status;
+	bool			workload_failed;	/* perf's message said why */
 
 	struct evlist		*evlist;
 	bool			default_event;
-	struct perf_mmap	*mmaps;
-	struct pollfd		*pollfd;
-	int			nr_mmaps;
+	struct numa_topo	*topo;
+	struct record_rings	rings;
 	struct perfx_header	header;
 	struct perfx_writer	out;
 	bool			pipe;
@@ -118,6 +136,7 @@ struct record {
 	__u64			data_start;	/* where the records begin */
 	unsigned long long	samples;
 	unsigned long		waking;
+	__u64			unmarked;	/* bytes drained since the last FINISHED_ROUND */
 	struct feature_buf	bid_table;	/* the BUILD_ID feature */
 	char			bid_rec[BUILD_ID_RECORD_MAX];
 };
@@ -134,23 +153,36 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 	return 0;
 }
 
+/* a number, with *@unit set when a B/K/M/G suffix made it bytes */
+static int parse_size(const char *s, unsigned long long *v, bool *unit)
+{
+	const char *units = "BKMG", *u;
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	*unit = *end;
+	if (errno || end == s || *s == '-' || *v >= (1ULL << 32))
+		return -EINVAL;
+	if (!*end)
+		return 0;
+	u = strchr(units, *end & ~0x20);
+	if (!u || end[1])
+		return -EINVAL;
+	*v <<= 10 * (u - units);
+	return 0;
+}
+
 /* -m: pages, or a size with B/K/M/G; perf rounds up to a power of two */
 static int parse_mmap_pages(const char *s, unsigned int *pages)
 {
 	unsigned long long v, page = (unsigned long long)sysconf(_SC_PAGESIZE);
-	char *end;
+	bool unit;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *s == '-')
+	if (parse_size(s, &v, &unit))
 		return -EINVAL;
-	if (*end) {
-		const char *units = "BKMG", *u = strchr(units, *end & ~0x20);
-
-		if (!u || end[1])
-			return -EINVAL;
-		v = (v << (10 * (u - units))) / page;
-	}
+	if (unit)
+		v /= page;
 	if (!v || v > (1ULL << 30))
 		return -EINVAL;
 	*pages = 1;
@@ -162,7 +194,9 @@ static int parse_mmap_pages(const char *s, unsigned int *pages)
 static int record__bad_value(const char *opt, const char *arg, const char *expected)
 {
 	fprintf(stderr, "perfx record: %s '%s': expected %s (EINVAL)\n", opt, arg, expected);
-	usage_with_options_names(stderr, record_usage, record_options, opt);
+	/* the usage of -x, or of a long option by its name */
+	usage_with_options_names(stderr, record_usage, record_options,
+				 strncmp(opt, "--", 2) ? opt : opt + 2);
 	return USAGE_EXIT_STATUS;
 }
 
@@ -242,6 +276,7 @@ static int record__parse_clockid(const char *arg, int *clockid)
 static int record__option(struct record *rec, int c, const char *arg)
 {
 	unsigned long long v;
+	bool unit;
 
 	switch (c) {
 	case 'a':
@@ -312,6 +347,21 @@ static int record__option(struct record *rec, int c, const char *arg)
 			return record__bad_value("--proc-map-timeout", arg, "milliseconds");
 		rec->synth.proc_map_timeout_ms = v;
 		return 0;
+	case OPT_AFFINITY:
+		if (read_affinity__parse(arg, &rec->affinity))
+			return record__bad_value("--affinity", arg, "node, cpu or sys");
+		return 0;
+	case OPT_AIO:
+		if (arg && (parse_uint(arg, RECORD_AIO_MAX, &v) || !v))
+			return record__bad_value("--aio", arg, "1 to 4 buffers per ring");
+		rec->nr_aio = arg ? v : 1;
+		return 0;
+	case OPT_MMAP_FLUSH:
+		/* perf's 0 is its default, 1 */
+		if (parse_size(arg, &rec->mmap_flush, &unit))
+			return record__bad_value("--mmap-flush", arg,
+						 "a number of bytes, or a size like 16K");
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -343,6 +393,11 @@ static int record__parse(struct record *rec, int argc, char **argv)
 		return err;
 	rec->argc = argc - optind;
 	rec->argv = argv + optind;
+	if (rec->nr_aio && !strcmp(rec->output, "-")) {
+		fprintf(stderr, "perfx record: --aio writes at offsets in a file, not into a pipe (-o -) (EINVAL)\n");
+		usage_with_options_names(stderr, record_usage, record_options, "aio -o");
+		return USAGE_EXIT_STATUS;
+	}
 	if (!rec->argc && !rec->system_wide && !rec->cpu_list && !rec->pid_list &&
 	    !rec->tid_list) {
 		usage_with_options(stderr, record_usage, record_options);
@@ -532,7 +587,7 @@ static int record__open(struct record *rec)
 /* the ring of CPU index @c: the first fd maps it, the others write into it */
 static int record__mmap_cpu(struct record *rec, int c)
 {
-	struct perf_mmap *m = &rec->mmaps[c];
+	struct perf_mmap *m = &rec->rings.rings[c].mmap;
 	struct evsel *evsel;
 	int i, t, err;
 
@@ -543,7 +598,7 @@ static int record__mmap_cpu(struct record *rec, int c)
 			if (fd < 0)
 				continue;
 			if (!m->base) {
-				err = perf_mmap__map(m, fd, rec->mmap_pages);
+				err = record_rings__map(&rec->rings, c, fd);
 				if (err)
 					goto out_err;
 				continue;
@@ -554,7 +609,6 @@ static int record__mmap_cpu(struct record *rec, int c)
 			}
 		}
 	}
-	rec->pollfd[c] = (struct pollfd){ .fd = m->fd, .events = POLLIN };
 	return 0;
 
 out_err:
@@ -565,21 +619,101 @@ out_err:
 	return err;
 }
 
+/* perf's --mmap-flush: 1 by default, at most a quarter of a ring */
+static __u64 record__mmap_flush(struct record *rec)
+{
+	__u64 max = (__u64)rec->mmap_pages * sysconf(_SC_PAGESIZE) / 4;
+
+	if (rec->mmap_flush > max)
+		pr_debug("--mmap-flush %llu: lowered to a quarter of a ring, %llu bytes\n",
+			 rec->mmap_flush, max);
+	return rec->mmap_flush > max ? max : rec->mmap_flush ? rec->mmap_flush : 1;
+}
+
 static int record__mmap(struct record *rec)
 {
-	int c, nr = rec->evlist->cpus->nr, err;
+	struct record_rings_opts opts = {
+		.pages = rec->mmap_pages,
+		.flush = record__mmap_flush(rec),
+		.affinity = rec->affinity,
+		.nr_aio = rec->nr_aio,
+	};
+	const struct cpu_map *cpus = rec->evlist->cpus;
+	int c, err;
 
-	rec->mmaps = calloc(nr, sizeof(*rec->mmaps));
-	rec->pollfd = calloc(nr, sizeof(*rec->pollfd));
-	if (!rec->mmaps || !rec->pollfd)
-		return -ENOMEM;
-	rec->nr_mmaps = nr;
-	for (c = 0; c < nr; c++) {
-		err = record__mmap_cpu(rec, c);
-		if (err)
-			return err;
+	err = numa_topo__new(NUMA_SYSFS, &rec->topo);
+	if (err) {
+		pr_err("%s: cannot read the NUMA nodes' CPUs: %s (%s)\n", NUMA_SYSFS,
+		       strerror(-err), perfx__errname(err));
+		return err;
 	}
-	return 0;
+	err = record_rings__init(&rec->rings, &opts, rec->topo, &rec->out, cpus->map, cpus->nr);
+	if (err)
+		pr_err("cannot allocate the rings of %d CPUs: %s (%s)\n", cpus->nr, strerror(-err),
+		       perfx__errname(err));
+	for (c = 0; !err && c < cpus->nr; c++)
+		err = record__mmap_cpu(rec, c);
+	return err;
+}
+
+/* -vv: each ring, where its pages are, its --aio buffers */
+static void record__report_ring(struct record *rec, const struct record_ring *ring)
+{
+	char aio[64] = "";
+
+	if (rec->nr_aio)
+		snprintf(aio, sizeof(aio), ", --aio buffers at %p bound to node %d",
+			 ring->aio.mem, ring->node);
+	if (ring->pages_here < 0)
+		pr_debug("ring of CPU %d at %p: node %d%s\n", ring->cpu, ring->mmap.base,
+			 ring->node, aio);
+	else
+		pr_debug("ring of CPU %d at %p: %d of %zu pages on its node %d%s\n", ring->cpu,
+			 ring->mmap.base, ring->pages_here, ring->mmap.len / sysconf(_SC_PAGESIZE),
+			 ring->node, aio);
+}
+
+/*
+ * The kernel allocates a CPU's ring on the CPU's node, preferring it but
+ * taking another node's pages when that one is short: -v says where they
+ * are, and a ring not wholly on its node is worth a warning.
+ */
+static void record__report_rings(struct record *rec)
+{
+	size_t pages = rec->rings.rings[0].mmap.len / sysconf(_SC_PAGESIZE);
+	char how[64] = "serially";
+	int i;
+
+	for (i = 0; i < rec->rings.nr; i++) {
+		const struct record_ring *ring = &rec->rings.rings[i];
+
+		record__report_ring(rec, ring);
+		if (ring->pages_here >= 0 && (size_t)ring->pages_here < pages)
+			pr_warning("the ring of CPU %d has %zu of its %zu pages off its node %d\n",
+				   ring->cpu, pages - ring->pages_here, pages, ring->node);
+	}
+	if (rec->nr_aio)
+		snprintf(how, sizeof(how), "into %u --aio buffers each", rec->nr_aio);
+	pr_info("%d rings of %zu pages, %d NUMA node(s), read %s with --affinity=%s, --mmap-flush %llu\n",
+		rec->rings.nr, pages, rec->topo->nr_nodes, how,
+		read_affinity__name(rec->affinity), rec->rings.opts.flush);
+}
+
+/* After the output is open: --aio writes into it. */
+static int record__start_rings(struct record *rec)
+{
+	int err, bad;
+
+	err = record_rings__start(&rec->rings, &bad);
+	if (err && bad >= 0)
+		pr_err("--aio: the buffers of the ring of CPU %d on node %d: %s (%s)\n",
+		       rec->rings.rings[bad].cpu, rec->rings.rings[bad].node, strerror(-err),
+		       perfx__errname(err));
+	else if (err)
+		pr_err("--aio or --affinity: %s (%s)\n", strerror(-err), perfx__errname(err));
+	else
+		record__report_rings(rec);
+	return err;
 }
 
 /* As perf: an existing non-empty file becomes FILE.old. */
@@ -735,33 +869,28 @@ static int record__ioctl(struct record *rec, unsigned long req)
 	return 0;
 }
 
-static int record__push(void *arg, const void *p, size_t len)
+/*
+ * One pass over every ring (the last one takes what is below
+ * --mmap-flush too).  A FINISHED_ROUND closes the passes since the last
+ * one if they wrote, once a pass has left no ring holding records: perf
+ * sorts by time the records of two rounds, so a record held back in a
+ * ring below --mmap-flush must not miss the round it belongs to (perf
+ * writes the marker anyway, and perf report then counts "out of order
+ * events").
+ */
+static int record__drain(struct record *rec, bool last)
 {
-	struct record *rec = arg;
+	bool whole;
+	__u64 bytes;
+	int err;
 
-	return perfx_writer__write(&rec->out, p, len);
-}
-
-/* One pass over every ring; a FINISHED_ROUND closes it if it wrote. */
-static int record__drain(struct record *rec, __u64 *bytes)
-{
-	int i, err;
-
-	*bytes = 0;
-	for (i = 0; i < rec->nr_mmaps; i++) {
-		struct perf_mmap *m = &rec->mmaps[i];
-		__u64 n = perf_mmap__read_init(m);
-
-		if (!n)
-			continue;
-		err = perf_mmap__push(m, record__push, rec);
-		if (err)
-			return err;
-		perf_mmap__consume(m);
-		*bytes += n;
-	}
-	if (!*bytes)
+	err = record_rings__drain(&rec->rings, last, &bytes, &whole);
+	if (err)
+		return err;
+	rec->unmarked += bytes;
+	if (!rec->unmarked || !whole)
 		return 0;
+	rec->unmarked = 0;
 	return record__write_marker(rec, PERF_RECORD_FINISHED_ROUND);
 }
 
@@ -772,12 +901,13 @@ static int record__drain(struct record *rec, __u64 *bytes)
  */
 static int record__filter_hup(struct record *rec)
 {
+	struct pollfd *pollfd = rec->rings.pollfd;
 	int i, left = 0;
 
-	for (i = 0; i < rec->nr_mmaps; i++) {
-		if (rec->pollfd[i].revents & (POLLHUP | POLLERR))
-			rec->pollfd[i].fd = -1;
-		left += rec->pollfd[i].fd >= 0;
+	for (i = 0; i < rec->rings.nr; i++) {
+		if (pollfd[i].revents & (POLLHUP | POLLERR))
+			pollfd[i].fd = -1;
+		left += pollfd[i].fd >= 0;
 	}
 	return left;
 }
@@ -797,12 +927,11 @@ static int record__loop(struct record *rec)
 {
 	bool finishing = false, targets_gone = false;
 	sigset_t unblocked;
-	__u64 bytes;
 	int err;
 
 	sigemptyset(&unblocked);
 	for (;;) {
-		err = record__drain(rec, &bytes);
+		err = record__drain(rec, finishing);
 		if (err || finishing)
 			return err;
 		if (perfx_done || record__workload_done(rec) || targets_gone) {
@@ -816,7 +945,7 @@ static int record__loop(struct record *rec)
 		 * that found data: a trickle of records would else keep this
 		 * thread draining a few at a time, sampling itself.
 		 */
-		if (ppoll(rec->pollfd, rec->nr_mmaps, NULL, &unblocked) < 0 && errno != EINTR)
+		if (ppoll(rec->rings.pollfd, rec->rings.nr, NULL, &unblocked) < 0 && errno != EINTR)
 			return -errno;
 		rec->waking++;
 		/* -p/-t end when every task is gone */
@@ -910,10 +1039,12 @@ out_close:
 
 /*
  * A write failed (the disk is full, say): cut the file after the last
- * whole record that reached it and give it a header that says so, so
- * that it reads up to there.  Returns the records' bytes kept.
+ * whole record that reached it (before @bad_off, the first byte an
+ * asynchronous write did not write: later ones may have written past
+ * it) and give it a header that says so, so that it reads up to there.
+ * Returns the records' bytes kept.
  */
-static __u64 record__salvage(struct record *rec)
+static __u64 record__salvage(struct record *rec, __u64 bad_off)
 {
 	__u64 end = rec->data_start, size;
 	struct perf_event_header h;
@@ -921,7 +1052,7 @@ static __u64 record__salvage(struct record *rec)
 
 	if (fstat(rec->out.fd, &st))
 		return 0;
-	size = st.st_size;
+	size = (__u64)st.st_size < bad_off ? (__u64)st.st_size : bad_off;
 	while (end + sizeof(h) <= size &&
 	       pread(rec->out.fd, &h, sizeof(h), end) == sizeof(h) &&
 	       h.size >= sizeof(h) && end + h.size <= size)
@@ -961,10 +1092,41 @@ static void record__report(struct record *rec)
 		samples);
 }
 
+/* -v: per node, what its rings gave and how long draining them waited */
+static void record__report_nodes(struct record *rec)
+{
+	const struct record_node_stats *st = rec->rings.stats;
+	char cpus[256];
+	int node;
+
+	for (node = 0; node <= rec->topo->max_node; node++) {
+		if (!st[node].nr_rings)
+			continue;
+		if (rec->topo->node_cpus[node])
+			cpu_map__snprint(rec->topo->node_cpus[node], cpus, sizeof(cpus));
+		pr_info("node %d (CPUs %s): drained %llu bytes from %u rings, waited %.3f ms %s\n",
+			node, rec->topo->node_cpus[node] ? cpus : "none", st[node].bytes,
+			st[node].nr_rings, st[node].wait_ns / 1e6,
+			rec->nr_aio ? "for free --aio buffers" : "in write(2)");
+	}
+	if (rec->affinity != READ_AFFINITY_SYS)
+		pr_info("--affinity=%s: the reading thread moved %lu times%s\n",
+			read_affinity__name(rec->affinity), rec->rings.aff.nr_moves,
+			rec->rings.aff.nr_failed ? ", some moves were refused" : "");
+}
+
 static int record__finish(struct record *rec, int err)
 {
-	__u64 kept;
+	__u64 kept, bad_off;
+	int aio_err;
 
+	aio_err = record_rings__finish(&rec->rings, &bad_off);
+	if (aio_err)
+		pr_err("%s: write failed at byte offset %llu: %s (%s)\n", rec->output, bad_off,
+		       strerror(-aio_err), perfx__errname(aio_err));
+	if (!err)
+		err = aio_err;
+	record__report_nodes(rec);
 	if (!err)
 		err = record__lost_samples(rec);
 	if (!rec->quiet)
@@ -976,7 +1138,7 @@ static int record__finish(struct record *rec, int err)
 		return 0;
 	}
 	if (!rec->pipe && rec->out.fd >= 0) {
-		kept = record__salvage(rec);
+		kept = record__salvage(rec, bad_off);
 		pr_err("%s: not finished (%s): it holds the %llu bytes of records written before, without its features\n",
 		       rec->output, perfx__errname(err), kept);
 	}
@@ -1023,6 +1185,8 @@ static int record__run(struct record *rec, int argc, const char **argv)
 	if (!err)
 		err = record__open_output(rec);
 	if (!err)
+		err = record__start_rings(rec);
+	if (!err)
 		err = record__write_header(rec, argc, argv);
 	if (!err)
 		err = record__synthesize(rec);
@@ -1030,6 +1194,7 @@ static int record__run(struct record *rec, int argc, const char **argv)
 		err = record__ioctl(rec, PERF_EVENT_IOC_ENABLE);
 	if (!err && workload) {
 		err = workload__start(&rec->work);
+		rec->workload_failed = err;
 		if (err)
 			fprintf(stderr, "Failed to collect '%s' for the '%s' workload: %s\n",
 				rec->evlist->entries[0]->name, rec->argv[0], strerror(-err));
@@ -1061,16 +1226,12 @@ static struct record *record__new(void)
 
 static void record__delete(struct record *rec)
 {
-	int i;
-
 	if (rec->work.pid) {
 		kill(rec->work.pid, SIGKILL);
 		waitpid(rec->work.pid, NULL, 0);
 	}
-	for (i = 0; i < rec->nr_mmaps; i++)
-		perf_mmap__unmap(&rec->mmaps[i]);
-	free(rec->mmaps);
-	free(rec->pollfd);
+	record_rings__exit(&rec->rings);
+	numa_topo__delete(rec->topo);
 	evlist__delete(rec->evlist);
 	if (rec->out.fd >= 0 && rec->out.fd != STDOUT_FILENO)
 		close(rec->out.fd);
@@ -1132,6 +1293,9 @@ int cmd_record(int argc, char **argv)
 	perfx__setup_print(rec->verbose);
 	record__signals();
 	ret = record__run(rec, argc, (const char **)argv);
+	/* an error that nothing has reported yet (no memory, say) still gets its line */
+	if (ret < 0 && !rec->workload_failed && !perfx__nr_errors())
+		pr_err("record: %s (%s)\n", strerror(-ret), perfx__errname(ret));
 	ret = record__exit_status(rec, ret);
 out_delete:
 	record__delete(rec);

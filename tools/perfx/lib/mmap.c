@@ -18,7 +18,7 @@ int perf_mmap__map(struct perf_mmap *m, int fd, unsigned int pages)
 	if (!pages || (pages & (pages - 1)))
 		return -EINVAL;
 	m->len = (pages + 1) * page;
-	m->base = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	m->base = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
 	if (m->base == MAP_FAILED) {
 		m->base = NULL;
 		return -errno;

@@ -21,7 +21,12 @@ struct perf_mmap {
 	__u64	end;		/* ...to the head read at its start */
 };
 
-/* Map @fd's ring buffer of @pages data pages (a power of 2). */
+/*
+ * Map @fd's ring buffer of @pages data pages (a power of 2).  The kernel
+ * allocates the pages in mmap() (on the node of the event's CPU); they are
+ * mapped here at once (MAP_POPULATE), with page tables from the caller's
+ * node, rather than by faults in the first passes over the ring.
+ */
 int perf_mmap__map(struct perf_mmap *m, int fd, unsigned int pages);
 void perf_mmap__unmap(struct perf_mmap *m);
 /* Start a pass over what the kernel wrote so far; returns its bytes. */

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Proves that NUMA nodes are read from sysfs as the kernel lists them
+ * (sparse numbers, memory-only nodes, no NUMA at all, garbage refused),
+ * that --affinity's masks are the ring's node or CPU within the CPUs the
+ * thread was given, that the reader moves only when the mask changes,
+ * and that memory bound to a node is there, as the kernel reports it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <numaif.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/numa.h"
+#include "lib/read-affinity.h"
+#include "tests/tap.h"
+
+static char root[] = "/tmp/perfx-test-numa-XXXXXX";
+
+static void put(const char *rel, const char *text)
+{
+	char path[4096], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	mkdir(path, 0755);
+	*slash = '/';
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void clean(void)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/*", root);
+	if (system(cmd))
+		printf("# cannot clean %s\n", root);
+}
+
+static void cpus_of(const struct numa_topo *t, int node, char *buf, size_t size)
+{
+	if (!t->node_cpus[node])
+		snprintf(buf, size, "none");
+	else
+		cpu_map__snprint(t->node_cpus[node], buf, size);
+}
+
+static void test_topologies(void)
+{
+	struct numa_topo *t = NULL;
+	char buf[64];
+	int err;
+
+	/* two nodes, as QEMU numbers them: a socket's CPUs together */
+	put("online", "0-1\n");
+	put("node0/cpulist", "0-1\n");
+	put("node1/cpulist", "2-3\n");
+	err = numa_topo__new(root, &t);
+	tap_ok(!err && t->nr_nodes == 2 && t->max_node == 1, "two nodes (err %d)", err);
+	if (!err) {
+		tap_ok(numa_topo__node_of(t, 0) == 0 && numa_topo__node_of(t, 1) == 0 &&
+		       numa_topo__node_of(t, 2) == 1 && numa_topo__node_of(t, 3) == 1,
+		       "CPUs 0-1 are node 0's, 2-3 node 1's");
+		tap_ok(numa_topo__node_of(t, 4) == -ENOENT &&
+		       numa_topo__node_of(t, -1) == -ENOENT &&
+		       numa_topo__node_of(t, CPU_MAP__MAX_CPU) == -ENOENT,
+		       "a CPU of no node, -1 and one past the largest are -ENOENT");
+	}
+	numa_topo__delete(t);
+	clean();
+
+	/* sparse node numbers, interleaved CPUs, a node of memory only */
+	put("online", "0,2-3\n");
+	put("node0/cpulist", "0,2\n");
+	put("node2/cpulist", "1,3\n");
+	put("node3/cpulist", "\n");
+	t = NULL;
+	err = numa_topo__new(root, &t);
+	tap_ok(!err && t->nr_nodes == 3 && t->max_node == 3 && !t->node_cpus[1],
+	       "nodes 0, 2 and 3: three nodes, the largest 3, none 1 (err %d)", err);
+	if (!err) {
+		cpus_of(t, 2, buf, sizeof(buf));
+		tap_str_eq(buf, "1,3", "node 2 has CPUs 1 and 3");
+		cpus_of(t, 3, buf, sizeof(buf));
+		tap_str_eq(buf, "none", "node 3 (memory only) has no CPUs");
+		tap_ok(numa_topo__node_of(t, 3) == 2, "CPU 3 is node 2's");
+	}
+	numa_topo__delete(t);
+	clean();
+
+	/* garbage in a node's list, and an online node without its directory */
+	put("online", "0-1\n");
+	put("node0/cpulist", "0-x\n");
+	t = NULL;
+	err = numa_topo__new(root, &t);
+	tap_ok(err == -EINVAL && !t, "a garbage cpulist is -EINVAL (got %d)", err);
+	clean();
+	put("online", "0-1\n");
+	put("node0/cpulist", "0\n");
+	err = numa_topo__new(root, &t);
+	tap_ok(err == -ENOENT && !t, "an online node without its directory is -ENOENT (got %d)",
+	       err);
+	clean();
+
+	/* no NUMA in the kernel: one node 0 of the online CPUs */
+	err = numa_topo__new(root, &t);
+	tap_ok(!err && t->nr_nodes == 1 && t->max_node == 0 && t->node_cpus[0] &&
+	       numa_topo__node_of(t, 0) == 0,
+	       "no node directory: one node 0 with the online CPUs (err %d)", err);
+	numa_topo__delete(t);
+}
+
+static void mask_str(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t len = 0;
+	int c;
+
+	buf[0] = '\0';
+	for (c = 0; c < 64; c++)
+		if (CPU_ISSET(c, set))
+			len += snprintf(buf + len, size - len, "%s%d", len ? "," : "", c);
+}
+
+static void check_mask(struct read_affinity *a, const struct numa_topo *t, int cpu,
+		       const char *want, const char *what)
+{
+	cpu_set_t set;
+	char buf[256];
+
+	read_affinity__mask(a, t, cpu, &set);
+	mask_str(&set, buf, sizeof(buf));
+	tap_str_eq(buf, want, what);
+}
+
+static void test_masks(void)
+{
+	static const char * const names[] = { "sys", "NODE", "Cpu" };
+	enum read_affinity_mode mode;
+	struct read_affinity a;
+	struct numa_topo *t;
+	size_t i;
+	int c;
+
+	for (i = 0; i < 3; i++)
+		tap_ok(!read_affinity__parse(names[i], &mode) && mode == i &&
+		       !strcasecmp(read_affinity__name(mode), names[i]),
+		       "--affinity=%s is mode %zu", names[i], i);
+	tap_ok(read_affinity__parse("bogus", &mode) == -EINVAL &&
+	       read_affinity__parse("", &mode) == -EINVAL &&
+	       read_affinity__parse("nodes", &mode) == -EINVAL,
+	       "bogus, an empty name and nodes are -EINVAL");
+
+	/* interleaved: node 0 has CPUs 0,2, node 2 has 1,3; CPU 5 has no node */
+	put("online", "0,2\n");
+	put("node0/cpulist", "0,2\n");
+	put("node2/cpulist", "1,3,5\n");
+	if (numa_topo__new(root, &t)) {
+		tap_skip("--affinity masks", "cannot read the fake topology");
+		return;
+	}
+	t->cpu_node[5] = -1;
+	memset(&a, 0, sizeof(a));
+	for (c = 0; c < 5; c++)
+		CPU_SET(c, &a.orig);	/* given CPUs 0-4 */
+	a.mode = READ_AFFINITY_NODE;
+	check_mask(&a, t, 2, "0,2", "node: the ring of CPU 2 is read on node 0's CPUs");
+	check_mask(&a, t, 3, "1,3", "node: CPU 5 is not among the CPUs given, so 1,3");
+	check_mask(&a, t, 5, "0,1,2,3,4", "node: a CPU of no node is read anywhere given");
+	a.mode = READ_AFFINITY_CPU;
+	check_mask(&a, t, 3, "3", "cpu: the ring of CPU 3 is read on CPU 3");
+	check_mask(&a, t, 7, "0,1,2,3,4", "cpu: CPU 7, not given: anywhere given");
+	a.mode = READ_AFFINITY_SYS;
+	check_mask(&a, t, 3, "0,1,2,3,4", "sys: anywhere given");
+	numa_topo__delete(t);
+	clean();
+}
+
+static int current_cpus(char *buf, size_t size)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	mask_str(&set, buf, size);
+	return 0;
+}
+
+/* moves, observed with sched_getaffinity(): only when the mask changes */
+static void test_moves(void)
+{
+	struct read_affinity a;
+	cpu_set_t orig, m0, m1;
+	char buf[256];
+
+	sched_getaffinity(0, sizeof(orig), &orig);
+	if (!CPU_ISSET(0, &orig) || !CPU_ISSET(1, &orig)) {
+		tap_skip("the reader's moves", "needs CPUs 0 and 1");
+		return;
+	}
+	CPU_ZERO(&m0);
+	CPU_SET(0, &m0);
+	CPU_ZERO(&m1);
+	CPU_SET(1, &m1);
+	read_affinity__init(&a, READ_AFFINITY_CPU);
+	read_affinity__move(&a, &m0);
+	current_cpus(buf, sizeof(buf));
+	tap_ok(!strcmp(buf, "0") && a.nr_moves == 1, "moved to CPU 0 (on %s, %lu moves)", buf,
+	       a.nr_moves);
+	read_affinity__move(&a, &m0);
+	tap_ok(a.nr_moves == 1, "the same mask again: no move (%lu moves)", a.nr_moves);
+	read_affinity__move(&a, &m1);
+	current_cpus(buf, sizeof(buf));
+	tap_ok(!strcmp(buf, "1") && a.nr_moves == 2, "moved to CPU 1 (on %s, %lu moves)", buf,
+	       a.nr_moves);
+	read_affinity__restore(&a);
+	tap_ok(!sched_getaffinity(0, sizeof(m0), &m0) && CPU_EQUAL(&m0, &orig),
+	       "restored to the CPUs it was given");
+
+	read_affinity__init(&a, READ_AFFINITY_SYS);
+	read_affinity__move(&a, &m1);
+	sched_getaffinity(0, sizeof(m0), &m0);
+	tap_ok(a.nr_moves == 0 && CPU_EQUAL(&m0, &orig), "sys: never moves");
+
+	CPU_ZERO(&m1);
+	CPU_SET(CPU_SETSIZE - 1, &m1);
+	read_affinity__init(&a, READ_AFFINITY_CPU);
+	read_affinity__move(&a, &m1);
+	tap_ok(a.nr_moves == 0 && a.nr_failed == 1 && a.err == -EINVAL,
+	       "a CPU the kernel refuses: counted, -EINVAL (failed %lu, err %d)", a.nr_failed,
+	       a.err);
+}
+
+/* memory bound to node 0: the policy and the pages, as the kernel says */
+static void test_bind(void)
+{
+	size_t page = sysconf(_SC_PAGESIZE), len = 16 * page;
+	unsigned long mask[16] = { 0 };
+	unsigned int counts[1], absent;
+	int mode = -1, err;
+	void *p;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		tap_skip("numa__bind", "mmap failed");
+		return;
+	}
+	err = numa__bind(p, len, 0);
+	tap_ok(!err, "numa__bind to node 0 (err %d)", err);
+	if (get_mempolicy(&mode, mask, 8 * sizeof(mask), p, MPOL_F_ADDR))
+		tap_skip("the bound policy", "no get_mempolicy here");
+	else
+		tap_ok(mode == MPOL_BIND && mask[0] == 1,
+		       "the kernel says MPOL_BIND to node 0 (%d, %#lx)", mode, mask[0]);
+	err = numa__page_nodes(p, len, counts, 0, &absent);
+	tap_ok(!err && counts[0] == 16 && !absent,
+	       "all 16 pages are on node 0 already (err %d, %u, %u absent)", err, counts[0],
+	       absent);
+	tap_ok(numa__bind(p, len, NUMA_MAX_NODES) == -EINVAL && numa__bind(p, len, -1) == -EINVAL,
+	       "nodes past NUMA_MAX_NODES and -1 are -EINVAL");
+	munmap(p, len);
+}
+
+int main(void)
+{
+	tap_start("numa");
+	if (!mkdtemp(root)) {
+		tap_skip("everything", "cannot make a directory in /tmp");
+		return tap_done();
+	}
+	test_topologies();
+	test_masks();
+	test_moves();
+	test_bind();
+	clean();
+	rmdir(root);
+	return tap_done();
+}
