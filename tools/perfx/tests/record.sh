@@ -6,7 +6,8 @@
 # count perfx prints is perf's; a test program's hot function tops the
 # report, with its callers under -g; tracepoint fields print; signals
 # finish the file; a killed or disk-full recording is never silently
-# wrong; bad values are refused.  env: PERFX; RECORD_QUICK=1 (the guest,
+# wrong, with --aio too; bad values are refused (--affinity, --aio and
+# --mmap-flush included, which perf 6.1 takes silently).  env: PERFX; RECORD_QUICK=1 (the guest,
 # under TCG) compares fewer command lines' attrs and a shorter hot loop.
 # Prints TAP lines.
 set -uo pipefail
@@ -164,29 +165,33 @@ what="a workload that cannot run: perf's message, exit 255, the old file kept"
 check [ $rc -eq 255 ] && grep -q "Failed to collect .* for the '$work/nonexistent' workload: No such file" "$work/err" &&
 	[ "$(cat "$work/w.data")" = old ] && [ ! -e "$work/w.data.old" ]
 
-# 8: cut short: never silently wrong
-"$PERFX" record -a -e cpu-clock -o "$work/k.data" > /dev/null 2>&1 &
-pid=$!
-sleep 1.5
-kill -KILL "$pid"
-wait "$pid" 2> /dev/null
-what="SIGKILL: perf reports the file as not properly terminated"
-perf report --stdio -i "$work/k.data" > /dev/null 2> "$work/err"
-check grep -q 'properly terminated' "$work/err"
+# 8: cut short: never silently wrong, serially or with --aio (whose
+# writes may be done out of order)
 mkdir "$work/small"
-if mount -t tmpfs -o size=2m perfx-record-test "$work/small" 2> /dev/null; then
-	small_mounted=1
-	"$PERFX" record -a -e cpu-clock -F 4000 -o "$work/small/f.data" -- sleep 30 \
+mount -t tmpfs -o size=2m perfx-record-test "$work/small" 2> /dev/null && small_mounted=1
+for aio in "" --aio=2; do
+	"$PERFX" record -a -e cpu-clock $aio -o "$work/k.data" > /dev/null 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -KILL "$pid"
+	wait "$pid" 2> /dev/null
+	what="SIGKILL${aio:+ $aio}: perf reports the file as not properly terminated"
+	perf report --stdio -i "$work/k.data" > /dev/null 2> "$work/err"
+	check grep -q 'properly terminated' "$work/err"
+	if [ -z "${small_mounted:-}" ]; then
+		skip "a full disk${aio:+ $aio}" "cannot mount a small tmpfs here"
+		skip "a full disk${aio:+ $aio}: perf reads the cut file" "cannot mount a small tmpfs here"
+		continue
+	fi
+	rm -f "$work/small/f.data"
+	"$PERFX" record -a -e cpu-clock -F 4000 $aio -o "$work/small/f.data" -- sleep 30 \
 		> /dev/null 2> "$work/err"
 	rc=$?
-	what="a full disk: exit 255 naming ENOSPC and what the file keeps"
+	what="a full disk${aio:+ $aio}: exit 255 naming ENOSPC and what the file keeps"
 	check [ $rc -eq 255 ] && grep -q 'ENOSPC' "$work/err" && grep -q 'it holds the [0-9]* bytes of records' "$work/err"
-	what="a full disk: perf reads the file up to its last whole record, no warning"
+	what="a full disk${aio:+ $aio}: perf reads the file up to its last whole record, no warning"
 	check perf_clean perf report --stdio -i "$work/small/f.data"
-else
-	skip "a full disk" "cannot mount a small tmpfs here"
-	skip "a full disk: perf reads the cut file" "cannot mount a small tmpfs here"
-fi
+done
 
 # 9: synthesis: the same records for 1 and 4 threads
 sleepers=
@@ -202,13 +207,20 @@ check [ -s "$work/n1.txt" ] && diff "$work/n1.txt" "$work/n4.txt" > "$work/err"
 
 # 10: bad values: a message, exit 129
 for bad in "-F 0" "-F fast" "-c 0" "-m 0" "-m 3x" "-k bogus" "--num-thread-synthesize 0" \
-	   "--proc-map-timeout -1"; do
+	   "--proc-map-timeout -1" "--affinity=bogus" "--affinity=" "--aio=9" "--aio=0" "--aio=x" \
+	   "--mmap-flush=abc" "--mmap-flush=-1" "--mmap-flush=1T"; do
 	# shellcheck disable=SC2086
 	"$PERFX" record $bad -o "$work/bad.data" -- true > /dev/null 2> "$work/err"
 	rc=$?
 	what="record $bad: refused with exit 129 and the expectation"
 	check [ $rc -eq 129 ] && grep -q 'expected' "$work/err" && [ ! -e "$work/bad.data" ]
 done
+
+"$PERFX" record --aio -o - -- true > "$work/out" 2> "$work/err"
+rc=$?
+what="record --aio -o -: refused with exit 129, saying why, nothing written"
+check [ $rc -eq 129 ] && grep -q -- '--aio writes at offsets in a file, not into a pipe (-o -) (EINVAL)' "$work/err" &&
+	[ ! -s "$work/out" ]
 
 what="no sanitizer report in any of it"
 check [ -z "$(cat "$work"/san.* 2> /dev/null)" ]

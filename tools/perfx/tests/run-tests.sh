@@ -4,10 +4,11 @@
 # golden comparisons against perf's recorded outputs, the error paths,
 # perfx list and the usage texts against the machine's perf, perfx inject
 # against perf inject (tests/inject.sh), perfx record against perf
-# (tests/record.sh), perfx's own benchmark options (tests/bench.sh), a
-# libFuzzer smoke run of the
-# perf.data reader, and the live interop comparisons with perf.  Prints each
-# suite's TAP lines and ends with exactly one summary line:
+# (tests/record.sh) and its --affinity and --aio watched from outside
+# (tests/record-numa.sh), perfx's own benchmark options (tests/bench.sh),
+# a libFuzzer smoke run of the perf.data reader, and the live interop
+# comparisons with perf.  Prints each suite's TAP lines and ends with
+# exactly one summary line:
 #   perfx: N passed, N failed, N skipped
 # where the skipped include the known bugs ("not ok ... # TODO", golden.sh's
 # XFAIL cases), said on the line before.  Exits non-zero if anything failed.
@@ -64,6 +65,7 @@ suite list "$here/list.sh"
 suite usage "$here/usage.sh"
 suite inject "$here/inject.sh"
 suite record "$here/record.sh"
+suite record-numa "$here/record-numa.sh"
 suite bench "$here/bench.sh"
 suite fuzz "$here/fuzz.sh"
 # interop runs the sanitizer build too; perf and perfx count the same dd
