@@ -13,22 +13,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-perfx=$here/tools/perfx/perfx
-rounds=5
-freq=4000
-secs=3
-out=
-while getopts "r:F:s:o:" o; do
-	case $o in
-	r) rounds=$OPTARG ;;
-	F) freq=$OPTARG ;;
-	s) secs=$OPTARG ;;
-	o) out=$OPTARG ;;
-	*) exit 2 ;;
-	esac
-done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+rounds=5 freq=4000 secs=3
+. "$here/bench/record-args.sh"
 
 cat > "$work/hot.c" <<'EOF'
 #include <stdlib.h>
