@@ -27,7 +27,8 @@ help:
 	@echo '                    (SERIES_CHECK_ARGS=-o: only the objects each patch touches)'
 	@echo 'make series-mail    the series as mails for git send-email in build/series-mail/,'
 	@echo '                    signed off by git config user.name/user.email'
-	@echo 'make bench          the cgroup overhead benchmark in the base guest (bench/README.md)'
+	@echo 'make bench          the cgroup overhead benchmark in the base guest, and perf record'
+	@echo '                    --affinity/--aio beside perfx in 2-node guests (bench/README.md)'
 	@echo 'make bench-mem      kernel memory of 8 events x K cgroups on every CPU of the'
 	@echo '                    debug guest, K = 1000 and 65536 (bench/README.md)'
 	@echo 'make stress         the stress selftest and the ABI fuzzer together in the debug'
@@ -81,6 +82,10 @@ bench: deps perfx
 		-o bench/results/overhead-guest-latest.md
 	@scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 -T \
 		-o bench/results/overhead-guest-latest-threads.md
+	@scripts/vm -c base -s 4 -n 2 -t 5400 -- bench/record-numa.sh -r 3 \
+		-o bench/results/record-numa-guest-latest-2x2.md
+	@scripts/vm -c base -s 16 -n 2 -m 4G -t 5400 -- bench/record-numa.sh -r 3 \
+		-o bench/results/record-numa-guest-latest-2x8.md
 
 build/bench/cgroup-share-mem: bench/cgroup-share-mem.c \
 		selftests/perf_events/cgroup_share_util.h

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# record-numa.sh - perf record's --affinity and --aio, perfx beside perf,
+# in one run (the table of perf's --affinity/--aio patches: serial and aio
+# with sys, node and cpu).
+#
+#   bench/record-numa.sh [-r ROUNDS] [-F FREQ] [-s SECONDS] [-o RESULT.md]
+#
+# A CPU-bound workload, one busy process pinned to each CPU (so on every
+# node), runs for about SECONDS alone, then under `TOOL record -B -a -e
+# cpu-clock -F FREQ --affinity=X [--aio]` for each tool and setting, in
+# turn, ROUNDS times.  The workload times itself (from its start to its
+# last process's end): its slowdown is that time over its median time
+# alone.  Records lost: the samples the kernel dropped (LOST_SAMPLES, as
+# `perf report --stats` sums them) and the LOST records' count.  Prints a
+# markdown table: per setting and tool the median slowdown, the spread
+# (min-max), the median samples written and lost.  The kernel's sampling
+# throttle (perf_cpu_time_max_percent) is off meanwhile: under TCG it
+# would lower the sample rate for every later run after one slow one.
+# -B (no build-id pass) for both: only the recording is measured, and
+# the runs end sooner.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+rounds=3 freq=4000 secs=4
+. "$here/bench/record-args.sh"
+throttle=/proc/sys/kernel/perf_cpu_time_max_percent
+rate=/proc/sys/kernel/perf_event_max_sample_rate
+old_throttle=$(cat $throttle)
+old_rate=$(cat $rate)
+# the kernel takes no rate while the throttle is off: the rate first
+trap 'echo "$old_throttle" > $throttle; echo "$old_rate" > $rate; rm -rf "$work"' EXIT
+echo 100000 > $rate
+echo 0 > $throttle
+
+# busy N OUT: one process per CPU, each N loops on its CPU; OUT gets the
+# seconds from the start to the last one's end
+cat > "$work/busy.c" <<'EOF'
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile unsigned long sink;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n = strtoul(argv[1], NULL, 0), i;
+	cpu_set_t all, one;
+	double start = now();
+	FILE *f;
+	int c;
+
+	sched_getaffinity(0, sizeof(all), &all);
+	for (c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &all) || fork())
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		for (i = 0; i < n; i++)
+			sink += i;
+		_exit(0);
+	}
+	while (wait(NULL) > 0)
+		;
+	f = fopen(argv[2], "w");
+	fprintf(f, "%.4f\n", now() - start);
+	return fclose(f) != 0;
+}
+EOF
+gcc -O1 -o "$work/busy" "$work/busy.c"
+
+# loops for $secs seconds alone: from a tenth of a second's worth
+n=1000000
+while :; do
+	"$work/busy" "$n" "$work/t"
+	t=$(cat "$work/t")
+	[ "$(echo "$t >= 0.1" | bc)" = 1 ] && break
+	n=$((n * 4))
+done
+n=$(echo "$n * $secs / $t" | bc)
+
+settings=("serial sys:--affinity=sys" "serial node:--affinity=node" "serial cpu:--affinity=cpu"
+	  "aio sys:--aio --affinity=sys" "aio node:--aio --affinity=node"
+	  "aio cpu:--aio --affinity=cpu")
+
+# run FILE TOOL ARGS: one recording; appends "time lost lost-records samples" to FILE
+run()
+{
+	local file=$1 tool=$2 lost records samples
+
+	shift 2
+	"$tool" record -q -B -a -e cpu-clock -F "$freq" "$@" -o "$work/r.data" \
+		-- "$work/busy" "$n" "$work/t" > /dev/null 2>&1
+	perf report --stats -i "$work/r.data" 2> /dev/null > "$work/stats"
+	# the events' sections sum the lost samples; Aggregated counts records
+	lost=$(awk '/^Aggregated stats:$/ { ev = 0; next } / stats:$/ { ev = 1; next }
+		    ev && $1 == "LOST_SAMPLES" { s += $3 } END { print s + 0 }' "$work/stats")
+	records=$(awk '/Aggregated/ { a = 1 } a && $1 == "LOST" { print $3; exit }' "$work/stats")
+	samples=$(awk '/Aggregated/ { a = 1 } a && $1 == "SAMPLE" { print $3; exit }' "$work/stats")
+	echo "$(cat "$work/t") $lost ${records:-0} ${samples:-0}" >> "$file"
+	rm -f "$work/r.data"
+}
+
+for ((r = 0; r < rounds; r++)); do
+	"$work/busy" "$n" "$work/t"
+	cat "$work/t" >> "$work/alone"
+	for s in "${!settings[@]}"; do
+		# shellcheck disable=SC2086
+		run "$work/perf.$s" perf ${settings[$s]#*:}
+		# shellcheck disable=SC2086
+		run "$work/perfx.$s" "$perfx" ${settings[$s]#*:}
+	done
+done
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+base=$(median < "$work/alone")
+# TOOL.S: "median-slowdown min-max median-lost median-lost-records median-samples"
+stats()
+{
+	local f=$1
+
+	awk -v b="$base" '{ printf "%.3f\n", $1 / b }' "$f" > "$f.slow"
+	echo "$(median < "$f.slow") $(sort -g "$f.slow" | head -1)-$(sort -g "$f.slow" | tail -1)" \
+	     "$(cut -d' ' -f2 "$f" | median) $(cut -d' ' -f3 "$f" | median)" \
+	     "$(cut -d' ' -f4 "$f" | median)"
+}
+{
+	echo "# record -a -e cpu-clock -F $freq, $rounds rounds, workload ${secs}s alone" \
+	     "(median $base s, spread $(sort -g "$work/alone" | head -1)-$(sort -g "$work/alone" | tail -1))," \
+	     "$(nproc) CPUs on $(ls -d /sys/devices/system/node/node[0-9]* | wc -l) nodes, $(uname -r)"
+	echo
+	echo "| setting | perf slowdown | perfx slowdown | perf spread | perfx spread | samples perf / perfx | lost samples perf / perfx | LOST records perf / perfx |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for s in "${!settings[@]}"; do
+		read -r ps pspread pl plr pn <<< "$(stats "$work/perf.$s")"
+		read -r xs xspread xl xlr xn <<< "$(stats "$work/perfx.$s")"
+		echo "| ${settings[$s]%%:*} | $ps | $xs | $pspread | $xspread | $pn / $xn | $pl / $xl | $plr / $xlr |"
+	done
+} | tee ${out:+"$out"}
