@@ -3,13 +3,17 @@
  * perfx stat: count events for a command, tasks, CPUs or
  * cgroups and print the totals as perf stat does.
  *
- * --for-each-cgroup has two modes that print the same thing:
+ * --for-each-cgroup has three modes that print the same thing:
  *   per-cgroup  one event per CPU per event per cgroup, opened with
  *               PERF_FLAG_PID_CGROUP (what perf does);
  *   shared      one event per CPU per event; the cgroup ids are attached to
  *               it with PERF_EVENT_IOC_ATTACH_CGROUP and read back with
- *               PERF_EVENT_IOC_READ_CGROUP (lib/cgroup-share.c).
- * --cgroup-mode=auto (default) uses shared where the kernel has the ioctls.
+ *               PERF_EVENT_IOC_READ_CGROUP (lib/cgroup-share.c);
+ *   bpf         one event per CPU per event, read by a BPF program at each
+ *               cgroup switch and summed per cgroup (lib/cgroup-bpf.c), as
+ *               perf stat --bpf-counters does.
+ * --cgroup-mode=auto (default) uses shared where the kernel has the ioctls,
+ * else BPF where the kernel loads it, else per-cgroup events.
  * In shared mode a group {a,b} stays a group: the cgroups are attached
  * through its leader, and the group is read through it too, every member
  * for every cgroup in one batch READ_CGROUP per CPU.
@@ -35,6 +39,7 @@
 
 #include "builtin.h"
 #include "lib/cgroup.h"
+#include "lib/cgroup-bpf.h"
 #include "lib/cgroup-share.h"
 #include "lib/counter.h"
 #include "lib/cpumap.h"
@@ -80,8 +85,8 @@ static const struct usage_option stat_options[] = {
 	  OPT_NO_BIG_NUM },
 	{ 'G', "cgroup", "name", "monitor event in cgroup name only" },
 	{ 0, "for-each-cgroup", "name", "expand events for each cgroup", 0, OPT_FOR_EACH_CGROUP },
-	{ 0, "cgroup-mode", "auto|shared|per-cgroup",
-	  "how --for-each-cgroup counts: shared (one event per CPU for all cgroups), per-cgroup (one per cgroup, as perf) or auto (shared where the kernel has it)",
+	{ 0, "cgroup-mode", "auto|shared|bpf|per-cgroup",
+	  "how --for-each-cgroup counts: shared (one event per CPU for all cgroups), bpf (one event per CPU read by BPF at cgroup switches), per-cgroup (one per cgroup, as perf) or auto (shared where the kernel has it, else bpf where it loads, else per-cgroup)",
 	  0, OPT_CGROUP_MODE },
 	{ 'v', "verbose", NULL, "be more verbose (show the cgroup mode, counter fds and times)" },
 	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
@@ -300,11 +305,13 @@ static int parse_option(struct stat_opts *opts, int c, int argc, char **argv, bo
 			opts->cgroup_mode = EVLIST_CGROUP_AUTO;
 		else if (!strcmp(optarg, "shared"))
 			opts->cgroup_mode = EVLIST_CGROUP_SHARED;
+		else if (!strcmp(optarg, "bpf"))
+			opts->cgroup_mode = EVLIST_CGROUP_BPF;
 		else if (!strcmp(optarg, "per-cgroup"))
 			opts->cgroup_mode = EVLIST_CGROUP_EVENTS;
 		else
 			return stat_value_error("cgroup-mode",
-						"--cgroup-mode '%s': expected auto, shared or per-cgroup (EINVAL)",
+						"--cgroup-mode '%s': expected auto, shared, bpf or per-cgroup (EINVAL)",
 						optarg);
 		break;
 	case 'v':
@@ -586,30 +593,45 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* -v: the events the kernel would not share, and why */
+/* -v: the events the kernel would not share or count with BPF, and why */
 static void report_fallbacks(struct stat_ctx *ctx)
 {
 	int i;
 
 	for (i = 0; i < ctx->evlist->nr_counters; i++) {
 		struct counter *counter = &ctx->evlist->counters[i];
+		const char *name = counter->evsels[0]->name;
 
-		if (counter->refused && counter->ops == &counter_events_ops)
-			pr_info("--for-each-cgroup: event '%s': %s; using per-cgroup events\n",
-				counter->evsels[0]->name, cgroup_share__strerror(counter->refused));
+		if (counter->refused && counter->bpf_refused)
+			pr_info("--for-each-cgroup: event '%s': %s; BPF: %s; using per-cgroup events\n",
+				name, cgroup_share__strerror(counter->refused),
+				cgroup_bpf__strerror(counter->bpf));
+		else if (counter->refused)
+			pr_info("--for-each-cgroup: event '%s': %s; using %s\n", name,
+				cgroup_share__strerror(counter->refused),
+				counter->ops == &counter_bpf_ops ? "BPF" : "per-cgroup events");
 	}
 }
 
-/* what -v calls the way the cgroups were counted */
-static const char *cgroup_mode_name(struct stat_ctx *ctx)
+/* what -v calls the way the cgroups were counted: "shared", "shared and per-cgroup" */
+static void cgroup_mode_name(struct stat_ctx *ctx, char *buf, size_t size)
 {
-	const struct counter_ops *ops = ctx->evlist->counters[0].ops;
-	int i;
+	static const struct counter_ops *const all[] = {
+		&counter_share_ops, &counter_bpf_ops, &counter_events_ops,
+	};
+	size_t n, len = 0;
+	int i, j;
 
-	for (i = 1; i < ctx->evlist->nr_counters; i++)
-		if (ctx->evlist->counters[i].ops != ops)
-			return "shared and per-cgroup";
-	return ops->name;
+	buf[0] = '\0';
+	for (j = 0; j < (int)ARRAY_SIZE(all); j++) {
+		for (i = 0; i < ctx->evlist->nr_counters; i++)
+			if (ctx->evlist->counters[i].ops == all[j])
+				break;
+		if (i == ctx->evlist->nr_counters)
+			continue;
+		n = snprintf(buf + len, size - len, "%s%s", len ? " and " : "", all[j]->name);
+		len = n < size - len ? len + n : size - 1;
+	}
 }
 
 /* Open, and note how long it took and how many fds it made (for -v). */
@@ -633,7 +655,13 @@ static int open_counters(struct stat_ctx *ctx)
 	if (!failed)
 		return err;	/* no event's fault: ENOMEM, reported by the caller */
 	for (i = 0; i < ctx->evlist->nr_counters; i++) {
-		if (ctx->evlist->counters[i].refused) {
+		struct counter *counter = &ctx->evlist->counters[i];
+
+		if (counter->ops == &counter_bpf_ops && counter->bpf_refused) {
+			pr_err("--cgroup-mode=bpf: %s\n", cgroup_bpf__strerror(counter->bpf));
+			return err;
+		}
+		if (counter->ops == &counter_share_ops && counter->refused) {
 			pr_err("--cgroup-mode=shared: event '%s': %s\n", failed->name,
 			       cgroup_share__strerror(err));
 			return err;
@@ -825,10 +853,14 @@ static int run_once(struct stat_ctx *ctx, int *status)
 		ctx->read_ms = now_ms() - r0;
 		if (err)
 			goto out_close;
-		if (ctx->opts.for_each_cgroup)
+		if (ctx->opts.for_each_cgroup) {
+			char mode[64];
+
+			cgroup_mode_name(ctx, mode, sizeof(mode));
 			pr_info("--for-each-cgroup: %s mode, %lu counting fds, setup %.3f ms, one read of all counts %.3f ms (%lu syscalls)\n",
-				cgroup_mode_name(ctx), ctx->nr_fds, ctx->setup_ms, ctx->read_ms,
+				mode, ctx->nr_fds, ctx->setup_ms, ctx->read_ms,
 				evlist__nr_reads(ctx->evlist) - nr_reads);
+		}
 		err = stat__aggregate(ctx->evlist, &ctx->config, false);
 		if (err)
 			goto out_close;

@@ -15,7 +15,6 @@
 #include "cgroup-share.h"
 #include "counter.h"
 #include "evsel.h"
-#include "threadmap.h"
 
 struct share {
 	struct evsel **carriers;	/* [nr_members] */
@@ -23,74 +22,40 @@ struct share {
 	struct evsel_counts *vals;	/* [nr_cgrps * nr_members] */
 };
 
-static void share__delete(struct share *share, int nr_members)
+static void share__delete(struct share *share, struct counter *counter)
 {
-	int m;
-
-	for (m = 0; share->carriers && m < nr_members; m++)
-		evsel__delete(share->carriers[m]);
-	free(share->carriers);
+	counter__delete_carriers(counter, share->carriers);
 	free(share->ids);
 	free(share->vals);
 	free(share);
 }
 
-/* cgroup-less clones of cgroup 0's copies, on the same CPUs */
 static int share__new(struct counter *counter)
 {
-	int nm = counter->nr_members, k, m;
+	int k;
 	struct share *share;
 
 	share = calloc(1, sizeof(*share));
 	if (!share)
 		return -ENOMEM;
-	share->carriers = calloc(nm, sizeof(*share->carriers));
+	share->carriers = counter__new_carriers(counter);
 	share->ids = calloc(counter->nr_cgrps, sizeof(*share->ids));
-	share->vals = calloc((size_t)counter->nr_cgrps * nm, sizeof(*share->vals));
-	if (!share->carriers || !share->ids || !share->vals)
-		goto out_nomem;
-	for (k = 0; k < counter->nr_cgrps; k++)
-		share->ids[k] = counter->evsels[k * nm]->cgrp->id;
-	for (m = 0; m < nm; m++) {
-		struct evsel *copy = counter->evsels[m], *carrier;
-
-		carrier = evsel__clone(copy, NULL);
-		share->carriers[m] = carrier;
-		if (!carrier)
-			goto out_nomem;
-		carrier->leader = share->carriers[0];
-		carrier->supported = copy->supported;
-		if (evsel__prepare(carrier, copy->cpus, copy->threads))
-			goto out_nomem;
-		carrier->attr.read_format = copy->attr.read_format;
+	share->vals = calloc((size_t)counter->nr_cgrps * counter->nr_members,
+			     sizeof(*share->vals));
+	if (!share->carriers || !share->ids || !share->vals) {
+		share__delete(share, counter);
+		return -ENOMEM;
 	}
+	for (k = 0; k < counter->nr_cgrps; k++)
+		share->ids[k] = counter->evsels[k * counter->nr_members]->cgrp->id;
 	counter->priv = share;
 	return 0;
-
-out_nomem:
-	share__delete(share, nm);
-	return -ENOMEM;
-}
-
-/* carrier @m is not supported: nor are its copies, nor what it leads */
-static void share__mark_unsupported(struct counter *counter, int m)
-{
-	struct share *share = counter->priv;
-	int k, last = m ? m : counter->nr_members - 1;
-
-	for (k = 0; k < counter->nr_cgrps; k++)
-		counter__mark_unsupported(counter, k, m);
-	for (; m <= last; m++) {
-		counter->nr_fds -= evsel__nr_open_fds(share->carriers[m]);
-		evsel__close(share->carriers[m]);
-		share->carriers[m]->supported = false;
-	}
 }
 
 static int share_open_cpu(struct counter *counter, int c, struct evsel **failed)
 {
 	struct share *share = counter->priv;
-	int m, err;
+	int err;
 
 	if (!share) {
 		err = share__new(counter);
@@ -98,22 +63,9 @@ static int share_open_cpu(struct counter *counter, int c, struct evsel **failed)
 			return err;
 		share = counter->priv;
 	}
-	for (m = 0; m < counter->nr_members; m++) {
-		struct evsel *carrier = share->carriers[m];
-
-		if (!carrier->supported)
-			continue;
-		err = evsel__open_cpu(carrier, c);
-		if (!err) {
-			counter->nr_fds++;
-			continue;
-		}
-		if (!counter__errno_unsupported(err)) {
-			*failed = counter->evsels[m];
-			return err;
-		}
-		share__mark_unsupported(counter, m);
-	}
+	err = counter__open_carriers_cpu(counter, share->carriers, c, failed);
+	if (err)
+		return err;
 	if (!share->carriers[0]->fds)
 		return 0;
 	err = cgroup_share__attach(evsel__fd(share->carriers[0], c, 0), share->ids,
@@ -159,21 +111,15 @@ static int share_read_cpu(struct counter *counter, int c, struct evsel **failed)
 static int share_ioctl_cpu(struct counter *counter, int c, unsigned long req)
 {
 	struct share *share = counter->priv;
-	int m, err;
 
-	for (m = 0; share && m < counter->nr_members; m++) {
-		err = evsel__ioctl_cpu(share->carriers[m], c, req);
-		if (err)
-			return err;
-	}
-	return 0;
+	return share ? counter__ioctl_carriers_cpu(counter, share->carriers, c, req) : 0;
 }
 
 static void share_close(struct counter *counter)
 {
 	if (!counter->priv)
 		return;
-	share__delete(counter->priv, counter->nr_members);
+	share__delete(counter->priv, counter);
 	counter->priv = NULL;
 	counter->nr_fds = 0;
 }

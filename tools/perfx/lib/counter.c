@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* what every counting backend shares: marking events unsupported, fallback. */
+/*
+ * What the counting backends share: marking events unsupported, the
+ * carriers of the shared and BPF backends, falling back.
+ */
 #include <errno.h>
-#include <stddef.h>
+#include <stdlib.h>
 
 #include "counter.h"
 #include "evsel.h"
@@ -30,20 +33,126 @@ void counter__mark_unsupported(struct counter *counter, int k, int m)
 		counter__mark_one(counter, copy[i]);
 }
 
-int counter__open_cpu(struct counter *counter, int c, struct evsel **failed)
+void counter__delete_carriers(struct counter *counter, struct evsel **carriers)
 {
-	int err, i;
+	int m;
 
-	err = counter->ops->open_cpu(counter, c, failed);
-	if (!err || !counter->refused || !counter->fallback)
-		return err;
-	counter->ops->close(counter);
-	counter->ops = counter->fallback;
-	counter->fallback = NULL;
-	for (i = 0; i <= c; i++) {
-		err = counter->ops->open_cpu(counter, i, failed);
+	for (m = 0; carriers && m < counter->nr_members; m++)
+		evsel__delete(carriers[m]);
+	free(carriers);
+}
+
+struct evsel **counter__new_carriers(struct counter *counter)
+{
+	int nm = counter->nr_members, m;
+	struct evsel **carriers;
+
+	carriers = calloc(nm, sizeof(*carriers));
+	if (!carriers)
+		return NULL;
+	for (m = 0; m < nm; m++) {
+		struct evsel *copy = counter->evsels[m], *carrier;
+
+		carrier = evsel__clone(copy, NULL);
+		carriers[m] = carrier;
+		if (!carrier)
+			goto out_delete;
+		carrier->leader = carriers[0];
+		carrier->supported = copy->supported;
+		if (evsel__prepare(carrier, copy->cpus, copy->threads))
+			goto out_delete;
+		carrier->attr.read_format = copy->attr.read_format;
+	}
+	return carriers;
+
+out_delete:
+	counter__delete_carriers(counter, carriers);
+	return NULL;
+}
+
+/* carrier @m is not supported: nor are its copies, nor what it leads */
+static void counter__mark_carrier_unsupported(struct counter *counter, struct evsel **carriers,
+					      int m)
+{
+	int k, last = m ? m : counter->nr_members - 1;
+
+	for (k = 0; k < counter->nr_cgrps; k++)
+		counter__mark_unsupported(counter, k, m);
+	for (; m <= last; m++) {
+		counter->nr_fds -= evsel__nr_open_fds(carriers[m]);
+		evsel__close(carriers[m]);
+		carriers[m]->supported = false;
+	}
+}
+
+int counter__open_carriers_cpu(struct counter *counter, struct evsel **carriers, int c,
+			       struct evsel **failed)
+{
+	int m, err;
+
+	for (m = 0; m < counter->nr_members; m++) {
+		if (!carriers[m]->supported)
+			continue;
+		err = evsel__open_cpu(carriers[m], c);
+		if (!err) {
+			counter->nr_fds++;
+			continue;
+		}
+		if (!counter__errno_unsupported(err)) {
+			*failed = counter->evsels[m];
+			return err;
+		}
+		counter__mark_carrier_unsupported(counter, carriers, m);
+	}
+	return 0;
+}
+
+int counter__ioctl_carriers_cpu(struct counter *counter, struct evsel **carriers, int c,
+				unsigned long req)
+{
+	int m, err;
+
+	for (m = 0; m < counter->nr_members; m++) {
+		err = evsel__ioctl_cpu(carriers[m], c, req);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+/* the kernel refused the backend itself, not an event */
+static bool counter__refused(const struct counter *counter)
+{
+	if (counter->ops == &counter_share_ops)
+		return counter->refused;
+	return counter->ops == &counter_bpf_ops && counter->bpf_refused;
+}
+
+static int counter__fall_back(struct counter *counter, int c, struct evsel **failed)
+{
+	int err = 0, i;
+
+	/*
+	 * BPF stands in for the shared ioctls where the kernel lacks them:
+	 * an event it refused to share (no task context, cgroup v1) is no
+	 * better counted by BPF than by per-cgroup events.
+	 */
+	if (counter->ops == &counter_share_ops && counter->refused != -ENOTTY &&
+	    *counter->fallback == &counter_bpf_ops)
+		counter->fallback++;
+	counter->ops->close(counter);
+	counter->ops = *counter->fallback++;
+	for (i = 0; i <= c && !err; i++)
+		err = counter->ops->open_cpu(counter, i, failed);
+	return err;
+}
+
+int counter__open_cpu(struct counter *counter, int c, struct evsel **failed)
+{
+	int err;
+
+	err = counter->ops->open_cpu(counter, c, failed);
+	while (err && counter__refused(counter) && counter->fallback && *counter->fallback)
+		err = counter__fall_back(counter, c, failed);
+	return err;
 }

@@ -5,6 +5,7 @@
 #include <linux/types.h>
 #include <stdbool.h>
 
+struct cgroup_bpf;
 struct evsel;
 
 /*
@@ -36,10 +37,14 @@ struct counter_ops {
 
 struct counter {
 	const struct counter_ops *ops;
-	/* auto mode: where to go when the kernel refuses @ops */
-	const struct counter_ops *fallback;
+	/* auto mode: where to go, in order, when the kernel refuses @ops */
+	const struct counter_ops *const *fallback;
 	/* the kernel's refusal of the shared ioctls (-errno), 0 if none */
 	int refused;
+	/* the kernel's refusal of the BPF counter (-errno), 0 if none */
+	int bpf_refused;
+	/* the BPF counter the list's counters share, if they may use it */
+	struct cgroup_bpf *bpf;
 	struct evsel **evsels;
 	int nr_cgrps;
 	int nr_members;
@@ -54,13 +59,30 @@ struct counter {
 extern const struct counter_ops counter_events_ops;
 /* One fd per event and CPU for every cgroup: the shared-cgroup ioctls. */
 extern const struct counter_ops counter_share_ops;
+/* One fd per event and CPU, summed per cgroup at cgroup switches by BPF. */
+extern const struct counter_ops counter_bpf_ops;
 
 /*
- * ops->open_cpu(), and where the kernel refused the shared ioctls and a
- * fallback is set: close, switch to the fallback and open CPU indexes
- * 0..@c with it; counter->refused keeps the reason.
+ * ops->open_cpu(), and where the kernel refused the backend and a fallback
+ * is set: close, switch to the next fallback and open CPU indexes 0..@c
+ * with it; counter->refused and bpf_refused keep the reasons.
  */
 int counter__open_cpu(struct counter *counter, int c, struct evsel **failed);
+/*
+ * Cgroup-less clones of cgroup 0's copies, grouped as they are, on the
+ * same CPUs: what the shared and BPF backends count every cgroup with.
+ */
+struct evsel **counter__new_carriers(struct counter *counter);
+void counter__delete_carriers(struct counter *counter, struct evsel **carriers);
+/*
+ * Open the carriers on CPU index @c.  A carrier the kernel does not have
+ * is marked not supported, with its copies and what it leads.
+ */
+int counter__open_carriers_cpu(struct counter *counter, struct evsel **carriers, int c,
+			       struct evsel **failed);
+/* PERF_EVENT_IOC_ENABLE / DISABLE on the carriers of CPU index @c */
+int counter__ioctl_carriers_cpu(struct counter *counter, struct evsel **carriers, int c,
+				unsigned long req);
 /* Mark @evsel and what it leads in the same copy as not supported. */
 void counter__mark_unsupported(struct counter *counter, int k, int m);
 /* A perf_event_open() errno that means "this event does not exist here". */

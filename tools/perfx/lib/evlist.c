@@ -6,6 +6,7 @@
 
 #include "affinity.h"
 #include "cgroup.h"
+#include "cgroup-bpf.h"
 #include "counter.h"
 #include "cpumap.h"
 #include "evlist.h"
@@ -21,8 +22,10 @@ static void evlist__delete_counters(struct evlist *evlist)
 {
 	int i;
 
-	for (i = 0; i < evlist->nr_counters; i++)
+	for (i = 0; i < evlist->nr_counters; i++) {
 		free(evlist->counters[i].evsels);
+		cgroup_bpf__put(evlist->counters[i].bpf);
+	}
 	free(evlist->counters);
 	evlist->counters = NULL;
 	evlist->nr_counters = 0;
@@ -81,7 +84,7 @@ static int group_size(const struct evlist *evlist, int i)
  */
 static int evlist__add_counter(struct evlist *evlist, int first, int size, int stride,
 			       int nr_cgrps, const struct counter_ops *ops,
-			       const struct counter_ops *fallback)
+			       const struct counter_ops *const *fallback, struct cgroup_bpf *bpf)
 {
 	struct counter *n, *counter;
 	int k, m;
@@ -98,6 +101,7 @@ static int evlist__add_counter(struct evlist *evlist, int first, int size, int s
 	evlist->nr_counters++;
 	counter->ops = ops;
 	counter->fallback = fallback;
+	counter->bpf = cgroup_bpf__get(bpf);
 	counter->nr_cgrps = nr_cgrps;
 	counter->nr_members = size;
 	for (k = 0; k < nr_cgrps; k++)
@@ -109,24 +113,30 @@ static int evlist__add_counter(struct evlist *evlist, int first, int size, int s
 /* @evlist's groups, each copied @nr_cgrps times at a stride of @stride */
 static int evlist__add_counters(struct evlist *evlist, int stride, int nr_cgrps,
 				const struct counter_ops *ops,
-				const struct counter_ops *fallback)
+				const struct counter_ops *const *fallback, struct cgroup_bpf *bpf)
 {
 	int i, size, err;
 
 	for (i = 0; i < stride; i += size) {
 		size = group_size(evlist, i);
-		err = evlist__add_counter(evlist, i, size, stride, nr_cgrps, ops, fallback);
+		err = evlist__add_counter(evlist, i, size, stride, nr_cgrps, ops, fallback, bpf);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
+/* auto mode: the shared ioctls, else BPF, else per-cgroup events */
+static const struct counter_ops *const auto_fallback[] = {
+	&counter_bpf_ops, &counter_events_ops, NULL,
+};
+
 int evlist__expand_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr,
 			   enum evlist_cgroup_mode mode, struct evlist **outp)
 {
-	const struct counter_ops *ops = &counter_share_ops, *fallback = NULL;
+	const struct counter_ops *ops = &counter_share_ops, *const *fallback = NULL;
 	struct evlist *out = evlist__new();
+	struct cgroup_bpf *bpf = NULL;
 	int c, i, err = -ENOMEM;
 
 	if (!out)
@@ -151,16 +161,25 @@ int evlist__expand_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr,
 	}
 	if (mode == EVLIST_CGROUP_EVENTS)
 		ops = &counter_events_ops;
+	else if (mode == EVLIST_CGROUP_BPF)
+		ops = &counter_bpf_ops;
 	else if (mode == EVLIST_CGROUP_AUTO)
-		fallback = &counter_events_ops;
-	err = evlist__add_counters(out, evlist->nr, nr, ops, fallback);
+		fallback = auto_fallback;
+	if (ops == &counter_bpf_ops || fallback) {
+		err = cgroup_bpf__new(cgrps, nr, evlist->nr, &bpf);
+		if (err)
+			goto out_delete;
+	}
+	err = evlist__add_counters(out, evlist->nr, nr, ops, fallback, bpf);
 	if (err)
 		goto out_delete;
+	cgroup_bpf__put(bpf);
 	evlist__set_maps(out, evlist->cpus, evlist->threads);
 	*outp = out;
 	return 0;
 
 out_delete:
+	cgroup_bpf__put(bpf);
 	evlist__delete(out);
 	return err;
 }
@@ -212,7 +231,7 @@ static int evlist__init_counters(struct evlist *evlist)
 {
 	if (evlist->nr_counters)
 		return 0;
-	return evlist__add_counters(evlist, evlist->nr, 1, &counter_events_ops, NULL);
+	return evlist__add_counters(evlist, evlist->nr, 1, &counter_events_ops, NULL, NULL);
 }
 
 /* every event, however it is counted, has counts for each CPU */

@@ -10,8 +10,9 @@ struct thread_map;
 
 /* how --for-each-cgroup counts each event group */
 enum evlist_cgroup_mode {
-	EVLIST_CGROUP_AUTO,		/* shared where the kernel takes it */
+	EVLIST_CGROUP_AUTO,		/* shared, else BPF, else events */
 	EVLIST_CGROUP_SHARED,		/* shared or fail */
+	EVLIST_CGROUP_BPF,		/* BPF or fail */
 	EVLIST_CGROUP_EVENTS,		/* one event per cgroup, as perf */
 };
 

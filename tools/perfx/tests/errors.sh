@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # errors.sh - every error perfx stat must report: a clear message naming the
 # input, a non-zero exit, and (with the sanitizer build) no leak or memory
-# error.  Also help/list and the shared-mode fallback on kernels without
-# the ioctls.  env: PERFX.  Prints TAP lines.
+# error.  Also help/list, the shared-mode fallback on kernels without the
+# ioctls (to BPF, else per-cgroup events), and forced BPF mode's refusals.
+# env: PERFX, FAKECOUNT (optional).  Prints TAP lines.
 set -uo pipefail
 
 PERFX=${PERFX:?}
@@ -22,13 +23,13 @@ trap cleanup EXIT
 
 tap_diag() { sed 's/^/#   /' "$work/err" | head -8; }
 
-# expect_fail WHAT REGEX ARGS... - non-zero exit, REGEX in stderr, clean
-expect_fail()
+# expect_fail_cmd WHAT REGEX CMD... - non-zero exit, REGEX in stderr, clean
+expect_fail_cmd()
 {
 	local what=$1 re=$2 rc
 
 	shift 2
-	"$PERFX" "$@" > "$work/out" 2> "$work/err"
+	"$@" > "$work/out" 2> "$work/err"
 	rc=$?
 	if [ $rc -ne 0 ] && grep -qE -- "$re" "$work/err" && sanitizer_clean; then
 		ok "$what"
@@ -38,13 +39,16 @@ expect_fail()
 	fi
 }
 
-# expect_ok WHAT REGEX ARGS... - zero exit, REGEX in stdout+stderr, clean
-expect_ok()
+# expect_fail WHAT REGEX ARGS... - perfx ARGS fails as expect_fail_cmd says
+expect_fail() { expect_fail_cmd "$1" "$2" "$PERFX" "${@:3}"; }
+
+# expect_ok_cmd WHAT REGEX CMD... - zero exit, REGEX in stdout+stderr, clean
+expect_ok_cmd()
 {
 	local what=$1 re=$2 rc
 
 	shift 2
-	"$PERFX" "$@" > "$work/out" 2> "$work/err"
+	"$@" > "$work/out" 2> "$work/err"
 	rc=$?
 	cat "$work/out" >> "$work/err"
 	if [ $rc -eq 0 ] && grep -qE -- "$re" "$work/err" && sanitizer_clean; then
@@ -54,6 +58,9 @@ expect_ok()
 		notok "$what"
 	fi
 }
+
+# expect_ok WHAT REGEX ARGS... - perfx ARGS succeeds as expect_ok_cmd says
+expect_ok() { expect_ok_cmd "$1" "$2" "$PERFX" "${@:3}"; }
 
 expect_fail "unknown event names the event" "^ +\\\\___ unknown event 'nosuch'.*\(EINVAL\)$" \
 	stat -e nosuch true
@@ -216,8 +223,16 @@ else
 		expect_fail "forced shared mode says why the kernel cannot" \
 			"cgroup-mode=shared: .*no PERF_EVENT_IOC_ATTACH_CGROUP \(ENOTTY\)" \
 			stat -a --cgroup-mode shared --for-each-cgroup "$cg" -e task-clock true
-		expect_ok "auto mode falls back to per-cgroup events" \
-			"using per-cgroup events" stat -v -a --for-each-cgroup "$cg" -e task-clock true
+		if "$PERFX" stat -a --cgroup-mode bpf --for-each-cgroup "$cg" -e task-clock true \
+			> /dev/null 2>&1; then
+			expect_ok "auto mode falls back to BPF" \
+				"event 'task-clock': .*\(ENOTTY\).*; using BPF$" \
+				stat -v -a --for-each-cgroup "$cg" -e task-clock true
+		else
+			expect_ok "auto mode falls back to per-cgroup events" \
+				"BPF: .*; using per-cgroup events" \
+				stat -v -a --for-each-cgroup "$cg" -e task-clock true
+		fi
 	else
 		expect_fail "shared mode: a cgroup removed while counting" \
 			"cgroup '$cg-gone'.*removed while counting" \
@@ -226,6 +241,24 @@ else
 		expect_ok "auto mode picks shared mode on this kernel" \
 			"shared mode" stat -v -a --for-each-cgroup "$cg" -e task-clock true
 	fi
+fi
+
+# the counting shim fails bpf(2) with ENOSYS, as a kernel without BPF
+if [ -n "$mnt" ] && [ "$(id -u)" = 0 ] && [ -n "${FAKECOUNT:-}" ]; then
+	preload=$FAKECOUNT
+	asan=$(ldd "$PERFX" 2>/dev/null | awk '/libasan/ { print $3 }')
+	[ -n "$asan" ] && preload="$asan:$FAKECOUNT"
+	mkdir -p "$mnt/$cg"
+	expect_fail_cmd "forced BPF mode without bpf() says what the kernel needs" \
+		"^perfx: --cgroup-mode=bpf: loading the BPF program: Function not implemented \(ENOSYS\): the kernel has no bpf\(\) \(CONFIG_BPF_SYSCALL\)$" \
+		env LD_PRELOAD="$preload" "$PERFX" stat -a --cgroup-mode bpf --for-each-cgroup "$cg" \
+		-e task-clock true
+	expect_ok_cmd "auto mode without the ioctls nor bpf() counts per cgroup, and says why" \
+		"BPF: loading the BPF program: .*\(ENOSYS\).*; using per-cgroup events$" \
+		env LD_PRELOAD="$preload" "$PERFX" stat -v -a --for-each-cgroup "$cg" -e task-clock true
+else
+	skip "forced BPF mode without bpf()" "needs root, a cgroup2 mount and FAKECOUNT"
+	skip "auto mode without the ioctls nor bpf()" "needs root, a cgroup2 mount and FAKECOUNT"
 fi
 
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
@@ -240,8 +273,18 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && [ "$paranoid" -ge 1 ]
 	else
 		notok "EACCES/EPERM explains perf_event_paranoid and CAP_PERFMON"
 	fi
+	if [ -n "$mnt" ]; then
+		mkdir -p "$mnt/$cg"
+		expect_fail_cmd "forced BPF mode unprivileged says it needs CAP_BPF" \
+			"^perfx: --cgroup-mode=bpf: loading the BPF program: Operation not permitted \(EPERM\): it needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN$" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups "$work/perfx" stat -a \
+			--cgroup-mode bpf --for-each-cgroup "$cg" -e task-clock true
+	else
+		skip "forced BPF mode unprivileged" "needs a cgroup2 mount"
+	fi
 else
 	skip "EACCES/EPERM message" "needs root, setpriv and perf_event_paranoid >= 1"
+	skip "forced BPF mode unprivileged" "needs root, setpriv and perf_event_paranoid >= 1"
 fi
 
 if [ -n "$mnt" ] && [ "$(id -u)" = 0 ]; then

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading, attaching and reading the BPF cgroup counter
+ * (bpf/cgroup-counter.bpf.c; cgroup-bpf.h says what it shares).  The
+ * program finds a cgroup's index by its id and walks the outgoing task's
+ * ancestors down to the deepest cgroup counted, so the cost of a switch
+ * grows with that depth and with the number of events, not with the
+ * number of cgroups.  Its sums are laid out [cpu][cgroup][event] in an
+ * mmapped array: reading them takes no syscall, bringing them up to date
+ * takes one BPF_PROG_TEST_RUN per CPU.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "cgroup.h"
+#include "cgroup-bpf.h"
+#include "cpumap.h"
+#include "data.h"
+#include "debug.h"
+#include "evsel.h"
+#include "cgroup-counter.skel.h"
+
+struct cgroup_bpf {
+	int refcnt;
+	int users;
+	int nr_cgrps;
+	int nr_events;
+	int nr_levels;
+	__u64 *ids;
+	/* the index the program counts cgroup k under: a cgroup named twice counts once */
+	int *first;
+	/* loaded state: */
+	struct cgroup_counter_bpf *skel;
+	struct cpu_map *cpus;
+	int nr_cpus;			/* highest CPU number + 1 */
+	struct evsel *switches;		/* cgroup-switches, one per CPU */
+	struct bpf_perf_event_value *counts;
+	size_t counts_len;
+	/* the kernel's refusal, kept: every counter asks */
+	int refused;
+	char why[256];
+};
+
+/* cgroup levels below the mount: "A/B" is at level 2 */
+static int cgroup_level(const char *name)
+{
+	int level = 0;
+	const char *p;
+
+	for (p = name; *p; p++) {
+		if (*p == '/' || (*p == '.' && (p[1] == '/' || !p[1])))
+			continue;
+		if (p == name || p[-1] == '/')
+			level++;
+	}
+	return level;
+}
+
+int cgroup_bpf__new(struct cgroup **cgrps, int nr_cgrps, int nr_events,
+		    struct cgroup_bpf **bpfp)
+{
+	struct cgroup_bpf *bpf;
+	int k, j;
+
+	if (nr_cgrps < 1 || nr_events < 1)
+		return -EINVAL;
+	bpf = calloc(1, sizeof(*bpf));
+	if (!bpf)
+		return -ENOMEM;
+	bpf->refcnt = 1;
+	bpf->nr_cgrps = nr_cgrps;
+	bpf->nr_events = nr_events;
+	bpf->ids = calloc(nr_cgrps, sizeof(*bpf->ids));
+	bpf->first = calloc(nr_cgrps, sizeof(*bpf->first));
+	if (!bpf->ids || !bpf->first) {
+		cgroup_bpf__put(bpf);
+		return -ENOMEM;
+	}
+	for (k = 0; k < nr_cgrps; k++) {
+		int level = cgroup_level(cgrps[k]->name);
+
+		bpf->ids[k] = cgrps[k]->id;
+		for (j = 0; j < k && bpf->ids[j] != bpf->ids[k]; j++)
+			;
+		bpf->first[k] = j;
+		if (level + 1 > bpf->nr_levels)
+			bpf->nr_levels = level + 1;
+	}
+	*bpfp = bpf;
+	return 0;
+}
+
+struct cgroup_bpf *cgroup_bpf__get(struct cgroup_bpf *bpf)
+{
+	if (bpf)
+		bpf->refcnt++;
+	return bpf;
+}
+
+void cgroup_bpf__put(struct cgroup_bpf *bpf)
+{
+	if (!bpf || --bpf->refcnt)
+		return;
+	free(bpf->ids);
+	free(bpf->first);
+	free(bpf);
+}
+
+/* libbpf's messages, the verifier's log among them, are for -vv */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char *msg;
+
+	if (level == LIBBPF_DEBUG || vasprintf(&msg, fmt, ap) < 0)
+		return 0;
+	pr_debug("libbpf: %s", msg);
+	free(msg);
+	return 0;
+}
+
+static int refuse(struct cgroup_bpf *bpf, int err, const char *what, const char *needs)
+{
+	bpf->refused = err;
+	snprintf(bpf->why, sizeof(bpf->why), "%s: %s (%s)%s%s", what, strerror(-err),
+		 perfx__errname(err), needs ? ": " : "", needs ? needs : "");
+	return err;
+}
+
+/* the program's maps sized for this list and these CPUs */
+static int cgroup_bpf__size(struct cgroup_bpf *bpf)
+{
+	struct cgroup_counter_bpf *skel = bpf->skel;
+	unsigned long long slots = (unsigned long long)bpf->nr_cpus * bpf->nr_events;
+	unsigned long long sums = slots * bpf->nr_cgrps;
+
+	if (sums > UINT32_MAX)
+		return -E2BIG;
+	skel->rodata->nr_events = bpf->nr_events;
+	skel->rodata->nr_cgrps = bpf->nr_cgrps;
+	skel->rodata->nr_levels = bpf->nr_levels;
+	if (bpf_map__set_max_entries(skel->maps.events, slots) ||
+	    bpf_map__set_max_entries(skel->maps.slots, slots) ||
+	    bpf_map__set_max_entries(skel->maps.counts, sums) ||
+	    bpf_map__set_max_entries(skel->maps.cgrp_idx, bpf->nr_cgrps))
+		return -EINVAL;
+	bpf->counts_len = sums * sizeof(*bpf->counts);
+	return 0;
+}
+
+static int cgroup_bpf__fill(struct cgroup_bpf *bpf)
+{
+	int fd = bpf_map__fd(bpf->skel->maps.cgrp_idx), k;
+
+	for (k = 0; k < bpf->nr_cgrps; k++) {
+		__u32 idx = k;
+
+		if (bpf->first[k] == k && bpf_map_update_elem(fd, &bpf->ids[k], &idx, BPF_ANY))
+			return -errno;
+	}
+	bpf->counts = mmap(NULL, bpf->counts_len, PROT_READ, MAP_SHARED,
+			   bpf_map__fd(bpf->skel->maps.counts), 0);
+	if (bpf->counts == MAP_FAILED) {
+		bpf->counts = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+static void cgroup_bpf__unload(struct cgroup_bpf *bpf)
+{
+	evsel__delete(bpf->switches);
+	bpf->switches = NULL;
+	if (bpf->counts)
+		munmap(bpf->counts, bpf->counts_len);
+	bpf->counts = NULL;
+	cgroup_counter_bpf__destroy(bpf->skel);
+	bpf->skel = NULL;
+	cpu_map__put(bpf->cpus);
+	bpf->cpus = NULL;
+}
+
+static int cgroup_bpf__load(struct cgroup_bpf *bpf, struct cpu_map *cpus,
+			    struct thread_map *threads)
+{
+	static const struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CGROUP_SWITCHES,
+		/* every switch overflows, and runs the program */
+		.sample_period = 1,
+	};
+	int err;
+
+	if (cpus->map[0] < 0)
+		return refuse(bpf, -EINVAL, "the BPF counter", "it counts CPUs, not tasks");
+	libbpf_set_print(libbpf_print);
+	bpf->cpus = cpu_map__get(cpus);
+	bpf->nr_cpus = cpus->map[cpus->nr - 1] + 1;
+	bpf->skel = cgroup_counter_bpf__open();
+	if (!bpf->skel)
+		return refuse(bpf, -errno, "opening the BPF object", NULL);
+	err = cgroup_bpf__size(bpf);
+	if (err)
+		return refuse(bpf, err, "sizing the BPF maps", NULL);
+	err = cgroup_counter_bpf__load(bpf->skel);
+	if (err == -EPERM || err == -EACCES)
+		return refuse(bpf, err, "loading the BPF program",
+			      "it needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN");
+	if (err == -ENOSYS)
+		return refuse(bpf, err, "loading the BPF program",
+			      "the kernel has no bpf() (CONFIG_BPF_SYSCALL)");
+	if (err)
+		return refuse(bpf, err, "loading the BPF program",
+			      "it needs perf_event programs (CONFIG_BPF_EVENTS) and bpf_loop() (5.17); -vv shows the verifier's log");
+	err = cgroup_bpf__fill(bpf);
+	if (err)
+		return refuse(bpf, err, "filling the BPF maps", NULL);
+	bpf->switches = evsel__new(&attr, "cgroup-switches");
+	if (!bpf->switches)
+		return -ENOMEM;
+	err = evsel__prepare(bpf->switches, cpus, threads);
+	if (err)
+		return err;
+	return 0;
+}
+
+int cgroup_bpf__open(struct cgroup_bpf *bpf, struct cpu_map *cpus, struct thread_map *threads,
+		     bool *leader)
+{
+	int err;
+
+	*leader = !bpf->users;
+	if (bpf->refused)
+		return bpf->refused;
+	if (bpf->users) {
+		bpf->users++;
+		return 0;
+	}
+	err = cgroup_bpf__load(bpf, cpus, threads);
+	if (err) {
+		cgroup_bpf__unload(bpf);
+		return err;
+	}
+	bpf->users = 1;
+	return 0;
+}
+
+int cgroup_bpf__open_cpu(struct cgroup_bpf *bpf, int c)
+{
+	int err, fd;
+
+	if (evsel__fd(bpf->switches, c, 0) >= 0)
+		return 0;
+	err = evsel__open_cpu(bpf->switches, c);
+	if (err)
+		return refuse(bpf, err, "opening the cgroup-switches event",
+			      "it needs Linux 5.13 with CONFIG_CGROUP_PERF");
+	fd = evsel__fd(bpf->switches, c, 0);
+	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, bpf_program__fd(bpf->skel->progs.on_switch)))
+		return refuse(bpf, -errno, "attaching the BPF program to cgroup-switches",
+			      "it needs CONFIG_BPF_EVENTS");
+	/* the reads need BPF_PROG_TEST_RUN on each CPU: try it now */
+	err = cgroup_bpf__sync_cpu(bpf, c);
+	if (err)
+		return refuse(bpf, err, "running the BPF program on a CPU (BPF_PROG_TEST_RUN)",
+			      "it needs Linux 5.10");
+	return 0;
+}
+
+int cgroup_bpf__set_event(struct cgroup_bpf *bpf, int c, int e, int fd)
+{
+	__u32 key = (__u32)bpf->cpus->map[c] * bpf->nr_events + e;
+	int map = bpf_map__fd(bpf->skel->maps.events), err;
+
+	if (fd < 0)
+		err = bpf_map_delete_elem(map, &key);
+	else
+		err = bpf_map_update_elem(map, &key, &fd, BPF_ANY);
+	return err && errno != ENOENT ? -errno : 0;
+}
+
+int cgroup_bpf__sync_cpu(struct cgroup_bpf *bpf, int c)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		.flags = BPF_F_TEST_RUN_ON_CPU,
+		.cpu = bpf->cpus->map[c],
+	);
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(bpf->skel->progs.on_read), &opts))
+		return -errno;
+	return 0;
+}
+
+const struct bpf_perf_event_value *cgroup_bpf__counts(const struct cgroup_bpf *bpf, int c,
+						      int k, int e)
+{
+	size_t i = ((size_t)bpf->cpus->map[c] * bpf->nr_cgrps + bpf->first[k]) * bpf->nr_events + e;
+
+	return &bpf->counts[i];
+}
+
+void cgroup_bpf__close(struct cgroup_bpf *bpf)
+{
+	if (bpf->users && !--bpf->users)
+		cgroup_bpf__unload(bpf);
+}
+
+const char *cgroup_bpf__strerror(const struct cgroup_bpf *bpf)
+{
+	return bpf->why[0] ? bpf->why : "the BPF counter could not be set up";
+}

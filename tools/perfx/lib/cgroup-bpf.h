@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERFX_CGROUP_BPF_H
+#define __PERFX_CGROUP_BPF_H
+
+#include <linux/bpf.h>
+#include <linux/types.h>
+#include <stdbool.h>
+
+struct cgroup;
+struct cpu_map;
+struct thread_map;
+
+/*
+ * The BPF program that counts cgroups on kernels without the shared
+ * ioctls (bpf/cgroup-counter.bpf.c), shared by every counter of a list:
+ * one cgroup-switches event per CPU carries it; each counter puts its
+ * counting events in the program's event array, slots [0, nr_events) of
+ * a cgroup copy, and reads its cgroups' sums back from a mapped array.
+ * Nothing is pinned: closing the last user frees everything.
+ */
+struct cgroup_bpf;
+
+int cgroup_bpf__new(struct cgroup **cgrps, int nr_cgrps, int nr_events,
+		    struct cgroup_bpf **bpfp);
+struct cgroup_bpf *cgroup_bpf__get(struct cgroup_bpf *bpf);
+void cgroup_bpf__put(struct cgroup_bpf *bpf);
+/*
+ * Load the program for @cpus (the first open) or take another reference
+ * to the loaded one; -errno when the kernel refuses, which
+ * cgroup_bpf__strerror() then explains.  *@leader is set for the first
+ * user: the one whose reads bring every counter up to date.
+ */
+int cgroup_bpf__open(struct cgroup_bpf *bpf, struct cpu_map *cpus, struct thread_map *threads,
+		     bool *leader);
+/* The cgroup-switches event of CPU index @c, with the program attached. */
+int cgroup_bpf__open_cpu(struct cgroup_bpf *bpf, int c);
+/* Count event slot @e on CPU index @c with the perf event @fd; -1 empties it. */
+int cgroup_bpf__set_event(struct cgroup_bpf *bpf, int c, int e, int fd);
+/* Add what CPU index @c counted since its last cgroup switch. */
+int cgroup_bpf__sync_cpu(struct cgroup_bpf *bpf, int c);
+/* The sums of slot @e for cgroup @k on CPU index @c so far. */
+const struct bpf_perf_event_value *cgroup_bpf__counts(const struct cgroup_bpf *bpf, int c,
+						      int k, int e);
+/* Drop a reference taken by cgroup_bpf__open(); the last one unloads. */
+void cgroup_bpf__close(struct cgroup_bpf *bpf);
+/* Why the kernel refused the program, and what it needs. */
+const char *cgroup_bpf__strerror(const struct cgroup_bpf *bpf);
+
+#endif /* __PERFX_CGROUP_BPF_H */
