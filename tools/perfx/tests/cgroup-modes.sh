@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# cgroup-modes.sh - perfx stat --for-each-cgroup in BPF mode against
+# per-cgroup mode, and against shared mode where the kernel has the ioctls,
+# on real workloads.  Run as root, on the host (make test) and in the guest
+# (tests/guest/run):
+#
+#     PERFX=tools/perfx/perfx tools/perfx/tests/cgroup-modes.sh
+#
+# Every mode counts the same workload at the same time, their windows
+# ending together (guest/count-fds.sh's barrier), with the software events
+# task-clock, cpu-clock, context-switches and cgroup-switches, and must
+# agree: the CPUs utilized of the clocks within 10% + 0.02 CPUs, switches
+# per second of wall time within 25% + 5/s (the windows start up to a few
+# tens of ms apart, and B's sleeper uses ~0.01 CPUs).  The workloads:
+#  1. busy and idle: a busy loop in A, a sleeper waking every 10 ms in B,
+#     nothing in E (which every mode prints <not counted>);
+#  2. a hierarchy: the busy loop in P/C1, the sleeper in P/C2, P, P/C1 and
+#     P/C2 counted: in BPF mode P's counts are C1's plus C2's (to the
+#     printed 0.01 msec and exactly for the switches), and every mode
+#     agrees on each;
+#  3. a task moved: a busy loop in A, moved to B 0.4 s into the windows.
+# Beyond the counts: the -x, lines of all modes are the same but for the
+# values; -v names the mode; the BPF programs and maps perfx had open
+# (its /proc/PID/fdinfo during the run) are gone after it exits.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/tap.sh"
+tap_init cgroup-modes
+PERFX=${PERFX:?}
+EVENTS=task-clock,cpu-clock,context-switches,cgroup-switches
+DUR=1.2
+work=$(mktemp -d)
+pids=()
+mnt=
+pfx=perfx-modes-$$
+
+stop_workload()
+{
+	[ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2> /dev/null
+	wait 2> /dev/null
+	pids=()
+}
+
+finish()
+{
+	stop_workload
+	if [ -n "$mnt" ]; then
+		rmdir "$mnt/$pfx-P/C1" "$mnt/$pfx-P/C2" "$mnt/$pfx-P" \
+			"$mnt/$pfx-A" "$mnt/$pfx-B" "$mnt/$pfx-E" 2> /dev/null
+	fi
+	rm -rf "$work"
+}
+trap finish EXIT
+
+TESTS=("busy and idle" "a hierarchy" "a task moved" "the same lines in every mode"
+       "-v names the mode" "no BPF object left")
+
+all_skip()
+{
+	local t
+
+	for t in "${TESTS[@]}"; do
+		skip "$t" "$1"
+	done
+	exit 0
+}
+
+[ "$(id -u)" = 0 ] || all_skip "needs root"
+mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
+[ -n "$mnt" ] || all_skip "no cgroup2 mount"
+# 6.12: children made before anything writes the root's subtree_control get
+# no perf_event css; enable a controller first (see guest/cgroup-share.sh)
+for c in pids memory cpu; do
+	grep -qw "$c" "$mnt/cgroup.controllers" 2> /dev/null &&
+		echo "+$c" > "$mnt/cgroup.subtree_control" 2> /dev/null && break
+done
+mkdir -p "$mnt/$pfx-A" "$mnt/$pfx-B" "$mnt/$pfx-E" "$mnt/$pfx-P/C1" "$mnt/$pfx-P/C2" ||
+	all_skip "cannot create cgroups under $mnt"
+
+"$PERFX" stat -a --cgroup-mode bpf --for-each-cgroup "$pfx-A" -e task-clock true \
+	> /dev/null 2> "$work/probe" || all_skip "no BPF mode here: $(head -1 "$work/probe")"
+modes=(bpf per-cgroup)
+if "$PERFX" stat -a --cgroup-mode shared --for-each-cgroup "$pfx-A" -e task-clock true \
+	> /dev/null 2>&1; then
+	modes+=(shared)
+fi
+echo "# modes compared: ${modes[*]}"
+
+tap_diag() { sed 's/^/#   /' "$work"/out.* 2> /dev/null; }
+
+# busy CGROUP - a busy loop in CGROUP
+busy()
+{
+	sh -c "echo \$\$ > $mnt/$1/cgroup.procs && exec sh -c 'while :; do :; done'" &
+	pids+=($!)
+}
+
+# sleeper CGROUP - a task waking every 10 ms in CGROUP (bash's read times
+# out on a fifo nobody writes: no fork, no interpreter to start)
+sleeper()
+{
+	[ -p "$work/fifo" ] || mkfifo "$work/fifo"
+	bash -c "echo \$\$ > $mnt/$1/cgroup.procs && exec 3<> $work/fifo &&
+		while :; do read -t 0.01 -u 3; done" &
+	pids+=($!)
+}
+
+# count CGROUPS [CMD...] - every mode counts CGROUPS at the same time into
+# out.MODE; CMD runs once every window is open
+count()
+{
+	local m p ps=() rc=0 cgrps=$1
+
+	rm -rf "$work/barrier" "$work"/out.*
+	mkdir -p "$work/barrier"
+	for m in "${modes[@]}"; do
+		"$PERFX" stat -a -x, --cgroup-mode "$m" --for-each-cgroup "$cgrps" -e "$EVENTS" \
+			-- "$here/guest/count-fds.sh" "$work/fds.$m" "$DUR" "$work/barrier" \
+			"${#modes[@]}" 2> "$work/out.$m" &
+		ps+=($!)
+	done
+	shift
+	if [ $# -gt 0 ]; then
+		while [ "$(find "$work/barrier" -name 'ready.*' | wc -l)" -lt "${#modes[@]}" ]; do
+			sleep 0.05
+		done
+		"$@"
+	fi
+	for p in "${ps[@]}"; do
+		wait "$p" || rc=1
+	done
+	return $rc
+}
+
+# val MODE EVENT CGROUP [FIELD] - a field of the -x, line (1: value, 7: metric)
+val()
+{
+	awk -F, -v e="$2" -v c="$3" -v f="${4:-1}" '$3 == e && $4 == c { print $f }' \
+		"$work/out.$1"
+}
+
+# rate MODE CGROUP EVENT - EVENT per second of wall time (from task-clock's
+# CPUs utilized), 0 when the cgroup did not run
+rate()
+{
+	awk -F, -v c="$2" -v e="$3" '$4 == c && $3 == "task-clock" && $7 > 0 { wall = $1 / $7 / 1000 }
+		$4 == c && $3 == e { n = $1 }
+		END { printf "%.1f", (wall > 0 ? n / wall : 0) }' "$work/out.$1"
+}
+
+# near A B REL ABS - |A - B| <= REL * max(A, B) + ABS
+near()
+{
+	awk -v a="$1" -v b="$2" -v r="$3" -v x="$4" 'BEGIN { if (a == "" || b == "") exit 1
+		d = a > b ? a - b : b - a; m = a > b ? a : b; exit !(d <= r * m + x) }'
+}
+
+# agree CGROUP... - every mode agrees with BPF mode on each CGROUP; the
+# differences go to $bad
+agree()
+{
+	local cg m e s p
+
+	for cg in "$@"; do
+		for m in "${modes[@]:1}"; do
+			for e in task-clock cpu-clock; do
+				s=$(val bpf "$e" "$cg" 7)
+				p=$(val "$m" "$e" "$cg" 7)
+				near "$s" "$p" 0.1 0.02 ||
+					bad="$bad ${cg#$pfx-}/$e(bpf $s vs $m $p CPUs)"
+			done
+			for e in context-switches cgroup-switches; do
+				s=$(rate bpf "$cg" "$e")
+				p=$(rate "$m" "$cg" "$e")
+				near "$s" "$p" 0.25 5 ||
+					bad="$bad ${cg#$pfx-}/$e(bpf $s/s vs $m $p/s)"
+			done
+		done
+	done
+}
+
+# 1. busy and idle
+busy "$pfx-A"
+sleeper "$pfx-B"
+sleep 0.3
+bad=
+if count "$pfx-A,$pfx-B,$pfx-E"; then
+	agree "$pfx-A" "$pfx-B"
+	a=$(val bpf task-clock "$pfx-A" 7)
+	b=$(val bpf task-clock "$pfx-B" 7)
+	awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > b) }' || bad="$bad B-busier-than-A($b vs $a CPUs)"
+	for m in "${modes[@]}"; do
+		[ "$(grep -c "^<not counted>,.*,$pfx-E," "$work/out.$m")" = 4 ] ||
+			bad="$bad E-counted-in-$m"
+	done
+else
+	bad=" a perfx run failed"
+fi
+cp "$work/out.bpf" "$work/lines.bpf"
+for m in "${modes[@]}"; do
+	cut -d, -f2-4 "$work/out.$m" > "$work/lines.$m"
+done
+stop_workload
+if [ -z "$bad" ]; then ok "busy and idle agree (BPF: A $a CPUs, B $b)"; else notok "busy and idle:$bad"; fi
+
+same=
+for m in "${modes[@]:1}"; do
+	cmp -s "$work/lines.bpf" "$work/lines.$m" || same="$same $m"
+done
+if [ -z "$same" ] && [ -s "$work/lines.bpf" ]; then
+	ok "the same lines in every mode (unit, event, cgroup)"
+else
+	notok "the same lines in every mode: differ in$same"
+fi
+
+# 2. a hierarchy
+busy "$pfx-P/C1"
+sleeper "$pfx-P/C2"
+sleep 0.3
+bad=
+if count "$pfx-P,$pfx-P/C1,$pfx-P/C2"; then
+	agree "$pfx-P" "$pfx-P/C1" "$pfx-P/C2"
+	for e in task-clock cpu-clock; do
+		p=$(val bpf "$e" "$pfx-P")
+		s=$(awk -v a="$(val bpf "$e" "$pfx-P/C1")" -v b="$(val bpf "$e" "$pfx-P/C2")" \
+			'BEGIN { printf "%.2f", a + b }')
+		near "$p" "$s" 0 0.021 || bad="$bad P/$e($p != C1+C2 $s)"
+	done
+	for e in context-switches cgroup-switches; do
+		p=$(val bpf "$e" "$pfx-P")
+		s=$(($(val bpf "$e" "$pfx-P/C1") + $(val bpf "$e" "$pfx-P/C2")))
+		[ "$p" = "$s" ] || bad="$bad P/$e($p != C1+C2 $s)"
+	done
+else
+	bad=" a perfx run failed"
+fi
+stop_workload
+if [ -z "$bad" ]; then ok "a hierarchy: P = C1 + C2 in BPF mode, the modes agree"; else notok "a hierarchy:$bad"; fi
+
+# 3. a task moved from A to B, 0.4 s into the windows
+move() { sleep 0.4; echo "${pids[0]}" > "$mnt/$pfx-B/cgroup.procs"; }
+busy "$pfx-A"
+sleep 0.3
+bad=
+if count "$pfx-A,$pfx-B" move; then
+	agree "$pfx-A" "$pfx-B"
+	a=$(val bpf task-clock "$pfx-A" 7)
+	b=$(val bpf task-clock "$pfx-B" 7)
+	awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0.05 && b > 0.05) }' ||
+		bad="$bad both-A-and-B-ran(A $a, B $b CPUs)"
+else
+	bad=" a perfx run failed"
+fi
+stop_workload
+if [ -z "$bad" ]; then ok "a task moved: A $a CPUs then B $b, the modes agree"; else notok "a task moved:$bad"; fi
+
+# -v: the mode, and the fds it took (one per CPU per event, not per cgroup)
+ncpus=$(getconf _NPROCESSORS_ONLN)
+"$PERFX" stat -v -a --cgroup-mode bpf --for-each-cgroup "$pfx-A,$pfx-B" -e task-clock,cpu-clock \
+	true > /dev/null 2> "$work/out.v"
+if grep -q "^perfx: --for-each-cgroup: BPF mode, $((ncpus * 2)) counting fds" "$work/out.v"; then
+	ok "-v names the mode: BPF, CPUs x events fds"
+else
+	notok "-v names the mode: BPF, CPUs x events fds"
+fi
+
+# the BPF objects perfx held are gone after it exits
+"$PERFX" stat -a --cgroup-mode bpf --for-each-cgroup "$pfx-A" -e task-clock -- sh -c \
+	'cat /proc/$PPID/fdinfo/* 2> /dev/null | grep -E "^(prog|map)_id:"' > "$work/ids" 2> /dev/null
+left=
+nprog=$(grep -c prog_id "$work/ids")
+nmap=$(grep -c map_id "$work/ids")
+while read -r kind id; do
+	bpftool "${kind%_id:}" show id "$id" > /dev/null 2>&1 && left="$left ${kind%_id:}:$id"
+done < "$work/ids"
+if [ "$nprog" -ge 2 ] && [ "$nmap" -ge 4 ] && [ -z "$left" ]; then
+	ok "no BPF object left: the $nprog programs and $nmap maps perfx had are gone"
+else
+	notok "no BPF object left: $nprog programs, $nmap maps seen; left:${left:- none}"
+fi
