@@ -6,6 +6,7 @@
 # mode is reported as n/a where the kernel lacks the ioctls):
 #
 #   bench/cgroup-overhead.sh [-k "1 10 200 1000"] [-l LOOPS] [-r REPS] [-T] [-o FILE]
+#                            [-p SVG]
 #
 # For each K it creates K cgroups perfx-bench/c0..c<K-1>; the ping-pong
 # (perfx bench sched pipe -G c0,c1: two tasks pinned to one CPU, each in its
@@ -15,7 +16,13 @@
 #   nothing       the ping-pong alone
 #   perf          perf stat -a --for-each-cgroup (the machine's perf, the
 #                 outside reference: one event per CPU, event and cgroup)
+#   perf-bpf      perf stat -a --bpf-counters --for-each-cgroup, upstream's
+#                 BPF answer, with $PERF_BPF (default: the machine's perf;
+#                 n/a when it is built without BPF skeletons, as Debian's)
 #   per-cgroup    perfx stat --cgroup-mode per-cgroup (the same scheme)
+#   bpf           perfx stat --cgroup-mode bpf (one event per CPU and event,
+#                 summed per cgroup by a BPF program at each cgroup switch;
+#                 n/a where the kernel refuses the program)
 #   shared        perfx stat --cgroup-mode shared (one event per CPU and
 #                 event, all cgroups attached with PERF_EVENT_IOC_ATTACH_CGROUP)
 #
@@ -27,11 +34,14 @@
 #
 # and prints a markdown table: usec/op of each repetition, the overhead of
 # the mean over "nothing", the counting fds, the setup time (open and
-# attach) and the time for one read of all counts with its syscalls.
+# attach) and the time for one read of all counts with its syscalls.  With
+# -p, gnuplot draws the mean usec/op against K for every mode into SVG.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PERFX=${PERFX:-$TOP/tools/perfx/perfx}
+PERF_BPF=${PERF_BPF:-perf}
+MODES="nothing perf perf-bpf per-cgroup bpf shared"
 EVENTS=cpu-clock,task-clock,context-switches,cpu-migrations,page-faults,minor-faults,major-faults,cgroup-switches
 NEV=8
 KS="1 10 200 1000"
@@ -39,19 +49,23 @@ LOOPS=20000
 REPS=2
 THREADS=
 OUT=
+SVG=
 
-while getopts "k:l:r:o:Th" o; do
+while getopts "k:l:r:o:p:Th" o; do
 	case $o in
 	k) KS=$OPTARG ;;
 	l) LOOPS=$OPTARG ;;
 	r) REPS=$OPTARG ;;
 	T) THREADS=-T ;;
 	o) OUT=$OPTARG ;;
-	*) sed -n '3,31p' "$0"; exit 0 ;;
+	p) SVG=$OPTARG ;;
+	*) sed -n '3,39p' "$0"; exit 0 ;;
 	esac
 done
 [ "$(id -u)" = 0 ] || { echo "cgroup-overhead: run as root" >&2; exit 1; }
 [ -x "$PERFX" ] || { echo "cgroup-overhead: build $PERFX first" >&2; exit 1; }
+[ -z "$SVG" ] || command -v gnuplot > /dev/null ||
+	{ echo "cgroup-overhead: -p needs gnuplot (scripts/deps installs it)" >&2; exit 1; }
 mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
 [ -n "$mnt" ] || { echo "cgroup-overhead: no cgroup2 mount" >&2; exit 1; }
 for c in pids memory cpu; do	# 6.12: perf_event css only after this
@@ -92,6 +106,29 @@ bench_cmd=("$PERFX" bench sched pipe $THREADS -l "$LOOPS" -G "$base/c0,$base/c1"
 
 usec() { awk '/usecs\/op/ { print $1 }' "$1"; }
 
+# plot MEANS SVG - usec/op against K, a line per mode that ran (gnuplot)
+plot()
+{
+	local m cmds=
+
+	for m in $MODES; do
+		awk -v m="$m" '$2 == m && $3 != "n/a" { print $1, $3 }' "$1" > "$work/plot.$m"
+		[ -s "$work/plot.$m" ] || continue
+		cmds="$cmds${cmds:+, }'$work/plot.$m' using 1:2 with linespoints title '$m'"
+	done
+	gnuplot <<-GNUPLOT
+		set terminal svg size 720,480 dynamic enhanced font 'sans,11'
+		set output '$2'
+		set title "cross-cgroup ping-pong while K cgroups are counted ($(uname -r), $ncpus CPUs, $tasks)"
+		set xlabel 'K (cgroups counted)'
+		set ylabel 'usec per round trip'
+		set logscale x
+		set key top left
+		set grid
+		plot $cmds
+	GNUPLOT
+}
+
 # run MODE K - one repetition; prints "usec fds setup_ms read_ms syscalls"
 run()
 {
@@ -109,11 +146,20 @@ run()
 			-- "${bench_cmd[@]}" > "$work/out" 2> "$work/err"
 		echo "$(usec "$work/out") $((ncpus * NEV * k)) - - -"
 		;;
-	per-cgroup|shared)
+	perf-bpf)
+		if ! "$PERF_BPF" stat -a -x, -e "$EVENTS" --bpf-counters --for-each-cgroup "$list" \
+			-o "$work/counts" -- "${bench_cmd[@]}" > "$work/out" 2> "$work/err"; then
+			echo "n/a n/a n/a n/a n/a"
+			return
+		fi
+		echo "$(usec "$work/out") $((ncpus * NEV)) - - -"
+		;;
+	per-cgroup|shared|bpf)
 		if ! "$PERFX" stat -v -a -x, -e "$EVENTS" --cgroup-mode "$mode" \
 			--for-each-cgroup "$list" -o "$work/counts" \
 			-- "${bench_cmd[@]}" > "$work/out" 2> "$work/err"; then
-			grep -q ENOTTY "$work/err" && { echo "n/a n/a n/a n/a n/a"; return; }
+			grep -q -e ENOTTY -e "cgroup-mode=bpf" "$work/err" &&
+				{ echo "n/a n/a n/a n/a n/a"; return; }
 			cat "$work/err" >&2
 			return 1
 		fi
@@ -128,7 +174,7 @@ run()
 	echo
 	echo "ping-pong of $LOOPS round trips between c0 and c1 pinned to one CPU, two $tasks;"
 	echo "$NEV software events counted system-wide for K cgroups; $REPS repetitions."
-	echo "Command: bench/cgroup-overhead.sh -k \"$KS\" -l $LOOPS -r $REPS${THREADS:+ -T}"
+	echo "Command: bench/cgroup-overhead.sh -k \"$KS\" -l $LOOPS -r $REPS${THREADS:+ -T}${SVG:+ -p $SVG}"
 	echo
 	echo "| K | mode | usec/op | overhead | counting fds | setup ms | one read ms (syscalls) |"
 	echo "|---|---|---|---|---|---|---|"
@@ -136,7 +182,7 @@ run()
 
 for k in $KS; do
 	nothing_mean=
-	for mode in nothing perf per-cgroup shared; do
+	for mode in $MODES; do
 		vals=() fds=- setup=- readms=- calls=-
 		for r in $(seq 1 "$REPS"); do
 			run "$mode" "$k" > "$work/res"	# no /dev/fd in the guest
@@ -152,10 +198,12 @@ for k in $KS; do
 		rd="-"
 		[ "$readms" != - ] && rd="$readms ($calls)"
 		[ "$readms" = n/a ] && rd="n/a"
+		echo "$k $mode $mean" >> "$work/means"
 		printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$k" "$mode" \
 			"$(printf '%s\n' "${vals[@]}" | paste -sd, | sed 's/,/, /g')" "$over" \
 			"$fds" "$setup" "$rd"
 	done
 done | tee -a "$work/table"
 [ -n "$OUT" ] && cp "$work/table" "$OUT"
+[ -z "$SVG" ] || plot "$work/means" "$SVG"
 exit 0
