@@ -7,9 +7,10 @@
  * read runs it on every CPU first (BPF_PROG_TEST_RUN) so that the time
  * since the last switch is in too.
  *
- * No CO-RE and no kernel types: it needs bpf_loop() (5.17), the
- * cgroup-switches software event (5.13, CONFIG_CGROUP_PERF) and
- * CONFIG_BPF_EVENTS, not the kernel's BTF.  bpf_loop() bounds the loops
+ * No CO-RE and no kernel types: it needs bpf_loop() (5.17) and so the
+ * BPF JIT (the interpreter refuses callbacks), the cgroup-switches
+ * software event (5.13, CONFIG_CGROUP_PERF) and CONFIG_BPF_EVENTS, not
+ * the kernel's BTF.  bpf_loop() bounds the loops
  * by counts set at load time, so neither the depth nor the number of
  * events has a limit of its own.
  */

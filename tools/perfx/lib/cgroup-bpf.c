@@ -115,14 +115,15 @@ void cgroup_bpf__put(struct cgroup_bpf *bpf)
 	free(bpf);
 }
 
-/* libbpf's messages, the verifier's log among them, are for -vv */
+/* libbpf's messages, the verifier's log among them, are for -vv: a line each */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char *msg;
+	char *msg, *line, *save = NULL;
 
 	if (level == LIBBPF_DEBUG || vasprintf(&msg, fmt, ap) < 0)
 		return 0;
-	pr_debug("libbpf: %s", msg);
+	for (line = strtok_r(msg, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		pr_debug("%s\n", line);
 	free(msg);
 	return 0;
 }
@@ -219,7 +220,7 @@ static int cgroup_bpf__load(struct cgroup_bpf *bpf, struct cpu_map *cpus,
 			      "the kernel has no bpf() (CONFIG_BPF_SYSCALL)");
 	if (err)
 		return refuse(bpf, err, "loading the BPF program",
-			      "it needs perf_event programs (CONFIG_BPF_EVENTS) and bpf_loop() (5.17); -vv shows the verifier's log");
+			      "it needs perf_event programs (CONFIG_BPF_EVENTS), bpf_loop() (5.17) and the BPF JIT (CONFIG_BPF_JIT: the interpreter refuses bpf_loop()'s callbacks); -vv shows the verifier's log");
 	err = cgroup_bpf__fill(bpf);
 	if (err)
 		return refuse(bpf, err, "filling the BPF maps", NULL);
