@@ -133,6 +133,8 @@ struct stat_ctx {
 	unsigned long nr_fds;
 	double setup_ms;
 	double read_ms;
+	/* BPF mode: the missed cgroup switches warned about so far */
+	unsigned long long bpf_missed;
 	pid_t child;
 	bool workload_failed;
 	struct workload work;
@@ -647,6 +649,7 @@ static int open_counters(struct stat_ctx *ctx)
 	raise_nofile(ctx, (unsigned long)ctx->evlist->nr * ctx->cpus->nr * ctx->threads->nr);
 	err = evlist__open(ctx->evlist, &failed);
 	ctx->setup_ms = now_ms() - t0;
+	ctx->bpf_missed = 0;
 	ctx->nr_fds = evlist__nr_fds(ctx->evlist);
 	if (!err) {
 		report_fallbacks(ctx);
@@ -680,6 +683,41 @@ static int read_counters(struct stat_ctx *ctx)
 		pr_err("reading event '%s': %s (%s)\n", failed->name, strerror(-err),
 		       errname(err));
 	return err;
+}
+
+/*
+ * BPF mode: where the kernel did not run the program at a cgroup switch,
+ * what was counted around it went to no cgroup (lib/cgroup-bpf.h).  Say
+ * so when it happened since the last read, and where with -v.
+ */
+static void check_bpf_missed(struct stat_ctx *ctx)
+{
+	unsigned long long missed = 0, switches = 0;
+	struct cgroup_bpf *bpf = NULL;
+	int i, c;
+
+	for (i = 0; i < ctx->evlist->nr_counters && !bpf; i++)
+		if (ctx->evlist->counters[i].ops == &counter_bpf_ops)
+			bpf = ctx->evlist->counters[i].bpf;
+	if (!bpf)
+		return;
+	for (c = 0; c < ctx->cpus->nr; c++) {
+		missed += cgroup_bpf__cpu(bpf, c)->missed;
+		switches += cgroup_bpf__cpu(bpf, c)->switches;
+	}
+	if (missed <= ctx->bpf_missed)
+		return;
+	pr_warning("--for-each-cgroup: the kernel did not run the BPF program at %llu of %llu cgroup switches: the counts are not exact\n",
+		   missed, switches);
+	for (c = 0; c < ctx->cpus->nr; c++) {
+		const struct cgroup_bpf_cpu *cpu = cgroup_bpf__cpu(bpf, c);
+
+		if (cpu->missed)
+			pr_info("--for-each-cgroup: CPU %d: BPF missed %llu of %llu cgroup switches\n",
+				ctx->cpus->map[c], (unsigned long long)cpu->missed,
+				(unsigned long long)cpu->switches);
+	}
+	ctx->bpf_missed = missed;
 }
 
 static int check_cgroups_alive(struct stat_ctx *ctx)
@@ -746,6 +784,7 @@ static int print_interval(struct stat_ctx *ctx, const struct timespec *start)
 	stat_display__counters(&ctx->config, ctx->evlist);
 	evlist__for_each(ctx->evlist, i, evsel)
 		evsel__save_prev(evsel);
+	check_bpf_missed(ctx);
 	return check_cgroups_alive(ctx);
 }
 
@@ -869,6 +908,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 		err = stat_shadow__update(ctx->evlist, &ctx->config);
 		if (err)
 			goto out_close;
+		check_bpf_missed(ctx);
 		err = check_cgroups_alive(ctx);
 	}
 out_close:

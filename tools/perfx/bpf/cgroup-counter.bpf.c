@@ -7,6 +7,14 @@
  * read runs it on every CPU first (BPF_PROG_TEST_RUN) so that the time
  * since the last switch is in too.
  *
+ * The kernel may skip it at a switch: bpf_overflow_handler() does while
+ * another BPF program or a bpf() map operation holds bpf_prog_active on
+ * that CPU, and some kernels run no BPF in the context of some tasks.
+ * What the events counted since the last run then spans two cgroups'
+ * time and cannot be split: the program sees that the cgroup-switches
+ * event counted more switches than it ran for, drops that span and counts
+ * the switches it missed, which the reader reports.
+ *
  * No CO-RE and no kernel types: it needs bpf_loop() (5.17) and so the
  * BPF JIT (the interpreter refuses callbacks), the cgroup-switches
  * software event (5.13, CONFIG_CGROUP_PERF) and CONFIG_BPF_EVENTS, not
@@ -21,6 +29,14 @@
 const volatile __u32 nr_events = 1;
 const volatile __u32 nr_cgrps = 1;
 const volatile __u32 nr_levels = 1;
+
+/* each CPU's cgroup-switches event, the one the program is attached to: [cpu] */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, 1);
+} switches SEC(".maps");
 
 /* the counting events: [cpu * nr_events + e] */
 struct {
@@ -59,6 +75,20 @@ struct {
 	__uint(max_entries, 1);
 	__uint(map_flags, BPF_F_MMAPABLE);
 } counts SEC(".maps");
+
+/* per CPU, mapped by the reader: cgroup switches seen at the last run, and missed */
+struct cpu_state {
+	__u64 switches;
+	__u64 missed;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct cpu_state);
+	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
+} cpu_state SEC(".maps");
 
 struct walk {
 	__u32 cpu;
@@ -119,27 +149,49 @@ static long add_level(__u32 level, struct walk *w)
 	return 0;
 }
 
-static int count_switch(void)
+/*
+ * Cgroup switches on this CPU since the last run, beyond the @expected
+ * one that runs it now: runs the kernel skipped.
+ */
+static __u64 missed_runs(__u32 cpu, __u64 expected)
+{
+	struct bpf_perf_event_value v;
+	struct cpu_state *st;
+	__u64 missed;
+
+	st = bpf_map_lookup_elem(&cpu_state, &cpu);
+	if (!st || bpf_perf_event_read_value(&switches, BPF_F_CURRENT_CPU, &v, sizeof(v)))
+		return 0;
+	missed = v.counter - st->switches - expected;
+	st->switches = v.counter;
+	st->missed += missed;
+	return missed;
+}
+
+static int count_switch(__u64 expected)
 {
 	struct walk w = { .cpu = bpf_get_smp_processor_id() };
+	__u64 missed = missed_runs(w.cpu, expected);
 
 	bpf_loop(nr_events, read_event, &w, 0);
-	bpf_loop(nr_levels, add_level, &w, 0);
+	/* what was counted since the last run is not all the current cgroup's */
+	if (!missed)
+		bpf_loop(nr_levels, add_level, &w, 0);
 	return 0;
 }
 
-/* attached to each CPU's cgroup-switches event */
+/* attached to each CPU's cgroup-switches event, which counted this switch */
 SEC("perf_event")
 int on_switch(void *ctx)
 {
-	return count_switch();
+	return count_switch(1);
 }
 
 /* run by the reader on each CPU */
 SEC("raw_tp")
 int on_read(void *ctx)
 {
-	return count_switch();
+	return count_switch(0);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -7,7 +7,8 @@
  * grows with that depth and with the number of events, not with the
  * number of cgroups.  Its sums are laid out [cpu][cgroup][event] in an
  * mmapped array: reading them takes no syscall, bringing them up to date
- * takes one BPF_PROG_TEST_RUN per CPU.
+ * takes one BPF_PROG_TEST_RUN per CPU.  So are the switches it missed
+ * (bpf/cgroup-counter.bpf.c says why it can).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,6 +46,8 @@ struct cgroup_bpf {
 	struct evsel *switches;		/* cgroup-switches, one per CPU */
 	struct bpf_perf_event_value *counts;
 	size_t counts_len;
+	struct cgroup_bpf_cpu *cpu_state;	/* [cpu], mapped */
+	size_t cpu_state_len;
 	/* the kernel's refusal, kept: every counter asks */
 	int refused;
 	char why[256];
@@ -151,10 +154,28 @@ static int cgroup_bpf__size(struct cgroup_bpf *bpf)
 	if (bpf_map__set_max_entries(skel->maps.events, slots) ||
 	    bpf_map__set_max_entries(skel->maps.slots, slots) ||
 	    bpf_map__set_max_entries(skel->maps.counts, sums) ||
+	    bpf_map__set_max_entries(skel->maps.switches, bpf->nr_cpus) ||
+	    bpf_map__set_max_entries(skel->maps.cpu_state, bpf->nr_cpus) ||
 	    bpf_map__set_max_entries(skel->maps.cgrp_idx, bpf->nr_cgrps))
 		return -EINVAL;
 	bpf->counts_len = sums * sizeof(*bpf->counts);
+	bpf->cpu_state_len = bpf->nr_cpus * sizeof(*bpf->cpu_state);
 	return 0;
+}
+
+/* a BPF_F_MMAPABLE map read in place; NULL and errno set if it cannot be */
+static void *map_mmap(const struct bpf_map *map, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, bpf_map__fd(map), 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void map_munmap(void **p, size_t len)
+{
+	if (*p)
+		munmap(*p, len);
+	*p = NULL;
 }
 
 static int cgroup_bpf__fill(struct cgroup_bpf *bpf)
@@ -167,12 +188,12 @@ static int cgroup_bpf__fill(struct cgroup_bpf *bpf)
 		if (bpf->first[k] == k && bpf_map_update_elem(fd, &bpf->ids[k], &idx, BPF_ANY))
 			return -errno;
 	}
-	bpf->counts = mmap(NULL, bpf->counts_len, PROT_READ, MAP_SHARED,
-			   bpf_map__fd(bpf->skel->maps.counts), 0);
-	if (bpf->counts == MAP_FAILED) {
-		bpf->counts = NULL;
+	bpf->counts = map_mmap(bpf->skel->maps.counts, bpf->counts_len);
+	if (!bpf->counts)
 		return -errno;
-	}
+	bpf->cpu_state = map_mmap(bpf->skel->maps.cpu_state, bpf->cpu_state_len);
+	if (!bpf->cpu_state)
+		return -errno;
 	return 0;
 }
 
@@ -180,9 +201,8 @@ static void cgroup_bpf__unload(struct cgroup_bpf *bpf)
 {
 	evsel__delete(bpf->switches);
 	bpf->switches = NULL;
-	if (bpf->counts)
-		munmap(bpf->counts, bpf->counts_len);
-	bpf->counts = NULL;
+	map_munmap((void **)&bpf->counts, bpf->counts_len);
+	map_munmap((void **)&bpf->cpu_state, bpf->cpu_state_len);
 	cgroup_counter_bpf__destroy(bpf->skel);
 	bpf->skel = NULL;
 	cpu_map__put(bpf->cpus);
@@ -197,6 +217,8 @@ static int cgroup_bpf__load(struct cgroup_bpf *bpf, struct cpu_map *cpus,
 		.config = PERF_COUNT_SW_CGROUP_SWITCHES,
 		/* every switch overflows, and runs the program */
 		.sample_period = 1,
+		/* until the program is attached: it must see every switch counted */
+		.disabled = 1,
 	};
 	int err;
 
@@ -256,6 +278,7 @@ int cgroup_bpf__open(struct cgroup_bpf *bpf, struct cpu_map *cpus, struct thread
 
 int cgroup_bpf__open_cpu(struct cgroup_bpf *bpf, int c)
 {
+	__u32 cpu = bpf->cpus->map[c];
 	int err, fd;
 
 	if (evsel__fd(bpf->switches, c, 0) >= 0)
@@ -265,9 +288,13 @@ int cgroup_bpf__open_cpu(struct cgroup_bpf *bpf, int c)
 		return refuse(bpf, err, "opening the cgroup-switches event",
 			      "it needs Linux 5.13 with CONFIG_CGROUP_PERF");
 	fd = evsel__fd(bpf->switches, c, 0);
+	if (bpf_map_update_elem(bpf_map__fd(bpf->skel->maps.switches), &cpu, &fd, BPF_ANY))
+		return refuse(bpf, -errno, "putting cgroup-switches in the BPF map", NULL);
 	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, bpf_program__fd(bpf->skel->progs.on_switch)))
 		return refuse(bpf, -errno, "attaching the BPF program to cgroup-switches",
 			      "it needs CONFIG_BPF_EVENTS");
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		return refuse(bpf, -errno, "enabling cgroup-switches", NULL);
 	/* the reads need BPF_PROG_TEST_RUN on each CPU: try it now */
 	err = cgroup_bpf__sync_cpu(bpf, c);
 	if (err)
@@ -306,6 +333,11 @@ const struct bpf_perf_event_value *cgroup_bpf__counts(const struct cgroup_bpf *b
 	size_t i = ((size_t)bpf->cpus->map[c] * bpf->nr_cgrps + bpf->first[k]) * bpf->nr_events + e;
 
 	return &bpf->counts[i];
+}
+
+const struct cgroup_bpf_cpu *cgroup_bpf__cpu(const struct cgroup_bpf *bpf, int c)
+{
+	return &bpf->cpu_state[bpf->cpus->map[c]];
 }
 
 void cgroup_bpf__close(struct cgroup_bpf *bpf)

@@ -41,6 +41,19 @@ int cgroup_bpf__sync_cpu(struct cgroup_bpf *bpf, int c);
 /* The sums of slot @e for cgroup @k on CPU index @c so far. */
 const struct bpf_perf_event_value *cgroup_bpf__counts(const struct cgroup_bpf *bpf, int c,
 						      int k, int e);
+/*
+ * What the program saw on a CPU: the cgroup switches counted there, and
+ * those it did not run at (the kernel skipped it), whose counts it could
+ * not give to a cgroup: while @missed is 0 the sums are exact.  Laid out
+ * as the program's struct cpu_state.
+ */
+struct cgroup_bpf_cpu {
+	__u64 switches;
+	__u64 missed;
+};
+
+/* CPU index @c's, up to the last cgroup_bpf__sync_cpu() or switch. */
+const struct cgroup_bpf_cpu *cgroup_bpf__cpu(const struct cgroup_bpf *bpf, int c);
 /* Drop a reference taken by cgroup_bpf__open(); the last one unloads. */
 void cgroup_bpf__close(struct cgroup_bpf *bpf);
 /* Why the kernel refused the program, and what it needs. */
