@@ -11,10 +11,16 @@
 # events task-clock, cpu-clock, context-switches and cgroup-switches: the
 # workloads wait in a cgroup nobody counts (Z), are moved into the counted
 # cgroups once every window is open (guest/count-fds.sh's barrier) and
-# back to Z 0.8 s later, before any window closes, so every window holds
-# all they did there and the counts themselves must agree: the clocks
-# within 10% + 20 ms, the switches within 25% + 5 (a loaded machine, and
-# the moves themselves, shift a few).  The workloads:
+# back to Z 0.8 s later, and only then do the windows close, so every
+# window holds all they did there.  They are moved while stopped: BPF mode
+# gives a task moved while it runs the time since it was last switched in
+# to its new cgroup (perfx-stat(1)), not what this compares.  So the
+# counts themselves must agree: the switches exactly and the clocks within
+# 0.5% + 0.5 ms (the program reads the clocks a few usec away from where
+# the kernel switches cgroup events) -- unless the kernel skipped the
+# program at some cgroup switch, which it may (bpf/cgroup-counter.bpf.c):
+# then perfx must warn so, and its counts must be no more than the others'
+# (what it could not attribute it drops).  The workloads:
 #  1. busy and idle: a busy loop in A, a sleeper waking every 10 ms in B,
 #     nothing in E (which every mode prints <not counted>);
 #  2. a hierarchy: the busy loop in P/C1, the sleeper in P/C2, P, P/C1 and
@@ -32,7 +38,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 tap_init cgroup-modes
 PERFX=${PERFX:?}
 EVENTS=task-clock,cpu-clock,context-switches,cgroup-switches
-DUR=1.2
+# the most a window waits for the moves to end
+TIMEOUT=30
 work=$(mktemp -d)
 pids=()
 mnt=
@@ -110,23 +117,39 @@ sleeper()
 	pids+=($!)
 }
 
+# move_to PID CGROUP - move a task while it is stopped (and off its CPU)
+move_to()
+{
+	local st=R i=0
+
+	kill -STOP "$1"
+	while [ "$st" != T ] && [ $((i++)) -lt 200 ]; do
+		read -r _ _ st _ < "/proc/$1/stat"
+		[ "$st" = T ] || sleep 0.005
+	done
+	# stopped is set just before it switches out: let it
+	sleep 0.01
+	echo "$1" > "$mnt/$2/cgroup.procs"
+	kill -CONT "$1"
+}
+
 # into CGROUP... - move the workloads into the CGROUPs, in order, for 0.8 s
 into()
 {
 	local i=0 cg
 
 	for cg in "$@"; do
-		echo "${pids[i]}" > "$mnt/$cg/cgroup.procs"
+		move_to "${pids[i]}" "$cg"
 		i=$((i + 1))
 	done
 	sleep 0.8
 	for i in "${!pids[@]}"; do
-		echo "${pids[i]}" > "$mnt/$pfx-Z/cgroup.procs"
+		move_to "${pids[i]}" "$pfx-Z"
 	done
 }
 
 # count CGROUPS CMD... - every mode counts CGROUPS at the same time into
-# out.MODE; CMD runs once every window is open
+# out.MODE; CMD runs once every window is open, the windows close after it
 count()
 {
 	local m p ps=() rc=0 cgrps=$1
@@ -135,8 +158,8 @@ count()
 	mkdir -p "$work/barrier"
 	for m in "${modes[@]}"; do
 		"$PERFX" stat -a -x, --cgroup-mode "$m" --for-each-cgroup "$cgrps" -e "$EVENTS" \
-			-- "$here/guest/count-fds.sh" "$work/fds.$m" "$DUR" "$work/barrier" \
-			"${#modes[@]}" 2> "$work/out.$m" &
+			-- "$here/guest/count-fds.sh" "$work/fds.$m" "$TIMEOUT" "$work/barrier" \
+			"${#modes[@]}" done 2> "$work/out.$m" &
 		ps+=($!)
 	done
 	shift
@@ -144,6 +167,7 @@ count()
 		sleep 0.05
 	done
 	"$@"
+	touch "$work/barrier/done"
 	for p in "${ps[@]}"; do
 		wait "$p" || rc=1
 	done
@@ -164,25 +188,59 @@ near()
 		d = a > b ? a - b : b - a; m = a > b ? a : b; exit !(d <= r * m + x) }'
 }
 
+# not_above A B REL ABS - A <= B + REL * B + ABS
+not_above()
+{
+	awk -v a="$1" -v b="$2" -v r="$3" -v x="$4" 'BEGIN { if (a == "" || b == "") exit 1
+		exit !(a <= b + r * b + x) }'
+}
+
+# missed - the cgroup switches BPF mode says it missed ("" if none), and
+# whether it says so as it must: once, with its CPUs under -v
+MISSED_RE='^perfx: --for-each-cgroup: the kernel did not run the BPF program at [1-9][0-9]* of [1-9][0-9]* cgroup switches: the counts are not exact$'
+missed()
+{
+	local n
+
+	n=$(grep -c '^perfx: ' "$work/out.bpf")
+	[ "$n" = 0 ] && return
+	if [ "$n" = 1 ] && grep -q "$MISSED_RE" "$work/out.bpf"; then
+		awk '/^perfx: / { print $12 }' "$work/out.bpf"
+	else
+		echo "malformed"
+	fi
+}
+
 # agree CGROUP... - every mode's counts agree with BPF mode's on each
-# CGROUP; the differences go to $bad
+# CGROUP, exactly but for the clocks' few usec; where BPF mode missed
+# switches, it warned and counted no more than they did.  The
+# differences go to $bad, the switches missed to $miss.
 agree()
 {
 	local cg m e s p
 
+	miss=$(missed)
+	[ "$miss" = malformed ] && bad="$bad malformed-warning($(grep '^perfx: ' "$work/out.bpf"))"
 	for cg in "$@"; do
 		for e in task-clock cpu-clock context-switches cgroup-switches; do
 			s=$(val bpf "$e" "$cg")
 			for m in "${modes[@]:1}"; do
 				p=$(val "$m" "$e" "$cg")
-				case $e in
-				*-clock) near "$s" "$p" 0.1 20 ;;
-				*) near "$s" "$p" 0.25 5 ;;
-				esac || bad="$bad ${cg#$pfx-}/$e(bpf $s vs $m $p)"
+				if [ -n "$miss" ]; then
+					not_above "$s" "$p" 0.005 0.5
+				else
+					case $e in
+					*-clock) near "$s" "$p" 0.005 0.5 ;;
+					*) [ "$s" = "$p" ] ;;
+					esac
+				fi || bad="$bad ${cg#$pfx-}/$e(bpf $s vs $m $p)"
 			done
 		done
 	done
 }
+
+# how - how the modes agreed, for the test's name
+how() { if [ -n "$miss" ]; then echo "(BPF missed $miss switches, warned)"; else echo exactly; fi; }
 
 # 1. busy and idle
 busy
@@ -201,12 +259,11 @@ if count "$pfx-A,$pfx-B,$pfx-E" into "$pfx-A" "$pfx-B"; then
 else
 	bad=" a perfx run failed"
 fi
-cp "$work/out.bpf" "$work/lines.bpf"
 for m in "${modes[@]}"; do
-	cut -d, -f2-4 "$work/out.$m" > "$work/lines.$m"
+	grep -v '^perfx: ' "$work/out.$m" | cut -d, -f2-4 > "$work/lines.$m"
 done
 stop_workload
-if [ -z "$bad" ]; then ok "busy and idle agree (BPF: A $a msec, B $b)"; else notok "busy and idle:$bad"; fi
+if [ -z "$bad" ]; then ok "busy and idle agree $(how) (BPF: A $a msec, B $b)"; else notok "busy and idle:$bad"; fi
 
 same=
 for m in "${modes[@]:1}"; do
@@ -240,16 +297,16 @@ else
 	bad=" a perfx run failed"
 fi
 stop_workload
-if [ -z "$bad" ]; then ok "a hierarchy: P = C1 + C2 in BPF mode, the modes agree"; else notok "a hierarchy:$bad"; fi
+if [ -z "$bad" ]; then ok "a hierarchy: P = C1 + C2 in BPF mode, the modes agree $(how)"; else notok "a hierarchy:$bad"; fi
 
 # 3. a task moved from A to B
 move()
 {
-	echo "${pids[0]}" > "$mnt/$pfx-A/cgroup.procs"
+	move_to "${pids[0]}" "$pfx-A"
 	sleep 0.4
-	echo "${pids[0]}" > "$mnt/$pfx-B/cgroup.procs"
+	move_to "${pids[0]}" "$pfx-B"
 	sleep 0.4
-	echo "${pids[0]}" > "$mnt/$pfx-Z/cgroup.procs"
+	move_to "${pids[0]}" "$pfx-Z"
 }
 busy
 sleep 0.3
@@ -264,7 +321,7 @@ else
 	bad=" a perfx run failed"
 fi
 stop_workload
-if [ -z "$bad" ]; then ok "a task moved: A $a msec then B $b, the modes agree"; else notok "a task moved:$bad"; fi
+if [ -z "$bad" ]; then ok "a task moved: A $a msec then B $b, the modes agree $(how)"; else notok "a task moved:$bad"; fi
 
 # -v: the mode, and the fds it took (one per CPU per event, not per cgroup)
 ncpus=$(getconf _NPROCESSORS_ONLN)
