@@ -8,7 +8,7 @@ VM_ARGS ?=
 KERNEL_IMAGE := build/kbuild-$(CONFIG)/arch/x86/boot/bzImage
 HAVE_PERFX := $(wildcard tools/perfx/Makefile)
 
-.PHONY: help deps source kernel perfx selftests vm run check check-host \
+.PHONY: help deps source kernel perfx perf selftests vm run check check-host \
 	check-guest series-export series-check series-mail bench bench-mem stress clean \
 	distclean
 
@@ -17,6 +17,8 @@ help:
 	@echo 'make source         unpack linux-source-6.12 into build/linux, apply kernel/patches'
 	@echo 'make kernel         build the guest kernel (CONFIG=debug|base|kasan, default debug)'
 	@echo 'make perfx          build tools/perfx/perfx'
+	@echo 'make perf           build the tree'"'"'s perf (build/linux/tools/perf, BPF skeletons)'
+	@echo '                    into build/perf/perf (PERF_ARGS="VAR=VALUE ..." for its make)'
 	@echo 'make selftests      build the kselftests in selftests/'
 	@echo 'make vm             boot the guest with a shell (VM_ARGS="-s 4 ..." for scripts/vm)'
 	@echo 'make run            the main job: build everything, run the example in the guest'
@@ -51,6 +53,11 @@ perfx: deps
 ifneq ($(HAVE_PERFX),)
 	@$(MAKE) --no-print-directory -C tools/perfx
 endif
+
+# the 6.12 tree's perf, with the BPF skeletons Debian's perf 6.1 lacks
+# (perf stat --bpf-counters); PERF_ARGS go to perf's make
+perf: source
+	@scripts/perf-build $(PERF_ARGS)
 
 selftests: source
 	@$(MAKE) --no-print-directory -C selftests all

@@ -174,6 +174,18 @@ series_stamp_write()
 	echo "$1 $(git -C "$LINUX_SRC" rev-parse HEAD)" > "$SERIES_STAMP"
 }
 
+# source_digest - one digest over build/linux as it is: HEAD, its changes
+# and its untracked files, so a build is redone exactly when they change
+source_digest()
+{
+	{
+		git -C "$LINUX_SRC" rev-parse HEAD
+		git -C "$LINUX_SRC" diff HEAD
+		git -C "$LINUX_SRC" ls-files -o --exclude-standard -z |
+			(cd "$LINUX_SRC" && xargs -0 -r sha256sum)
+	} | sha256sum | cut -d' ' -f1
+}
+
 # elapsed - the time since SECONDS was last set, as "2m05s elapsed"
 elapsed()
 {
