@@ -29,8 +29,9 @@ help:
 	@echo '                    (SERIES_CHECK_ARGS=-o: only the objects each patch touches)'
 	@echo 'make series-mail    the series as mails for git send-email in build/series-mail/,'
 	@echo '                    signed off by git config user.name/user.email'
-	@echo 'make bench          the cgroup overhead benchmark in the base guest, and perf record'
-	@echo '                    --affinity/--aio beside perfx in 2-node guests (bench/README.md)'
+	@echo 'make bench          the cgroup overhead benchmark in the base guest, with plots,'
+	@echo '                    the 32-vCPU scale run, and perf record --affinity/--aio'
+	@echo '                    beside perfx in 2-node guests (bench/README.md)'
 	@echo 'make bench-mem      kernel memory of 8 events x K cgroups on every CPU of the'
 	@echo '                    debug guest, K = 1000 and 65536 (bench/README.md)'
 	@echo 'make stress         the stress selftest and the ABI fuzzer together in the debug'
@@ -82,13 +83,19 @@ series-check: deps
 series-mail: source
 	@scripts/series-mail
 
-# benchmarks run on the non-debug kernel: lockdep would dominate the costs
-bench: deps perfx
+# benchmarks run on the non-debug kernel: lockdep would dominate the costs;
+# perf for its --bpf-counters column (n/a in the guest: its kernel has no BTF,
+# Documentation/benchmarks.rst)
+bench: deps perfx perf
 	@scripts/kernel-build -c base
 	@scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 \
-		-o bench/results/overhead-guest-latest.md
+		-o bench/results/overhead-guest-latest.md \
+		-p bench/results/overhead-guest-latest.svg
 	@scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 -T \
-		-o bench/results/overhead-guest-latest-threads.md
+		-o bench/results/overhead-guest-latest-threads.md \
+		-p bench/results/overhead-guest-latest-threads.svg
+	@scripts/vm -c base -s 32 -m 4G -t 3000 -- bench/cgroup-scale.sh -k 200 \
+		-o bench/results/scale-guest-latest-32cpu.md
 	@scripts/vm -c base -s 4 -n 2 -t 5400 -- bench/record-numa.sh -r 3 \
 		-o bench/results/record-numa-guest-latest-2x2.md
 	@scripts/vm -c base -s 16 -n 2 -m 4G -t 5400 -- bench/record-numa.sh -r 3 \

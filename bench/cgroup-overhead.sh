@@ -17,12 +17,15 @@
 #   perf          perf stat -a --for-each-cgroup (the machine's perf, the
 #                 outside reference: one event per CPU, event and cgroup)
 #   perf-bpf      perf stat -a --bpf-counters --for-each-cgroup, upstream's
-#                 BPF answer, with $PERF_BPF (default: the machine's perf;
-#                 n/a when it is built without BPF skeletons, as Debian's)
+#                 BPF answer, with $PERF_BPF (default: build/perf/perf, the
+#                 6.12 tree's perf that `make perf` builds with BPF
+#                 skeletons, else the machine's perf; n/a when that perf
+#                 has no BPF skeletons, as Debian's 6.1, or the kernel no
+#                 BTF for their CO-RE reads: the table's notes say why)
 #   per-cgroup    perfx stat --cgroup-mode per-cgroup (the same scheme)
 #   bpf           perfx stat --cgroup-mode bpf (one event per CPU and event,
 #                 summed per cgroup by a BPF program at each cgroup switch;
-#                 n/a where the kernel refuses the program)
+#                 n/a where the kernel refuses the program, and why)
 #   shared        perfx stat --cgroup-mode shared (one event per CPU and
 #                 event, all cgroups attached with PERF_EVENT_IOC_ATTACH_CGROUP)
 #
@@ -40,7 +43,8 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PERFX=${PERFX:-$TOP/tools/perfx/perfx}
-PERF_BPF=${PERF_BPF:-perf}
+PERF_BPF=${PERF_BPF:-$TOP/build/perf/perf}
+[ -x "$PERF_BPF" ] || PERF_BPF=perf
 MODES="nothing perf perf-bpf per-cgroup bpf shared"
 EVENTS=cpu-clock,task-clock,context-switches,cpu-migrations,page-faults,minor-faults,major-faults,cgroup-switches
 NEV=8
@@ -59,7 +63,7 @@ while getopts "k:l:r:o:p:Th" o; do
 	T) THREADS=-T ;;
 	o) OUT=$OPTARG ;;
 	p) SVG=$OPTARG ;;
-	*) sed -n '3,39p' "$0"; exit 0 ;;
+	*) sed -n '3,41p' "$0"; exit 0 ;;
 	esac
 done
 [ "$(id -u)" = 0 ] || { echo "cgroup-overhead: run as root" >&2; exit 1; }
@@ -106,6 +110,16 @@ bench_cmd=("$PERFX" bench sched pipe $THREADS -l "$LOOPS" -G "$base/c0,$base/c1"
 
 usec() { awk '/usecs\/op/ { print $1 }' "$1"; }
 
+# not_available MODE - print an n/a result, and keep the first two lines
+# of why (MODE's stderr) for the table's notes, once per mode
+not_available()
+{
+	grep -q "^$1:" "$work/notes" 2> /dev/null ||
+		echo "$1: $(grep -v '^$' "$work/err" | head -2 |
+			awk 'NR > 1 { printf " / " } { printf "%s", $0 }')" >> "$work/notes"
+	echo "n/a n/a n/a n/a n/a"
+}
+
 # plot MEANS SVG - usec/op against K, a line per mode that ran (gnuplot)
 plot()
 {
@@ -149,7 +163,7 @@ run()
 	perf-bpf)
 		if ! "$PERF_BPF" stat -a -x, -e "$EVENTS" --bpf-counters --for-each-cgroup "$list" \
 			-o "$work/counts" -- "${bench_cmd[@]}" > "$work/out" 2> "$work/err"; then
-			echo "n/a n/a n/a n/a n/a"
+			not_available "$mode"
 			return
 		fi
 		echo "$(usec "$work/out") $((ncpus * NEV)) - - -"
@@ -159,7 +173,7 @@ run()
 			--for-each-cgroup "$list" -o "$work/counts" \
 			-- "${bench_cmd[@]}" > "$work/out" 2> "$work/err"; then
 			grep -q -e ENOTTY -e "cgroup-mode=bpf" "$work/err" &&
-				{ echo "n/a n/a n/a n/a n/a"; return; }
+				{ not_available "$mode"; return; }
 			cat "$work/err" >&2
 			return 1
 		fi
@@ -174,6 +188,7 @@ run()
 	echo
 	echo "ping-pong of $LOOPS round trips between c0 and c1 pinned to one CPU, two $tasks;"
 	echo "$NEV software events counted system-wide for K cgroups; $REPS repetitions."
+	echo "perf: $(perf version 2>&1); perf-bpf: $PERF_BPF, $("$PERF_BPF" version 2>&1)"
 	echo "Command: bench/cgroup-overhead.sh -k \"$KS\" -l $LOOPS -r $REPS${THREADS:+ -T}${SVG:+ -p $SVG}"
 	echo
 	echo "| K | mode | usec/op | overhead | counting fds | setup ms | one read ms (syscalls) |"
@@ -204,6 +219,9 @@ for k in $KS; do
 			"$fds" "$setup" "$rd"
 	done
 done | tee -a "$work/table"
+if [ -s "$work/notes" ]; then
+	{ echo; echo "n/a:"; sed 's/^/- /' "$work/notes"; } | tee -a "$work/table"
+fi
 [ -n "$OUT" ] && cp "$work/table" "$OUT"
 [ -z "$SVG" ] || plot "$work/means" "$SVG"
 exit 0
