@@ -587,8 +587,9 @@ static void test_real_proc(bool data_mmaps)
 {
 	static char base[1 << 21], other[1 << 21];
 	struct synthesize_used used;
+	/* a timeout no loaded machine reaches: runs differ only in their source */
 	struct synthesize_opts opts = {
-		.id_hdr_size = 8, .proc_map_timeout_ms = 500, .data_mmaps = data_mmaps,
+		.id_hdr_size = 8, .proc_map_timeout_ms = 60000, .data_mmaps = data_mmaps,
 		.source = SYNTHESIZE_SOURCE_PROC, .nr_threads = 1, .used = &used,
 	};
 	static const struct real_run runs[] = {
