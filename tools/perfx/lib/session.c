@@ -145,11 +145,12 @@ static int session__tracing_data(struct perfx_session *s, const struct perf_even
 	}
 	size = perfx__get_u32((const char *)ev + 8);
 	memcpy(s->tracing_rec, ev, PERFX_TRACING_DATA_RECORD);
-	data = malloc(size ? size : 1);
+	data = malloc(1);
 	if (!data)
 		return -ENOMEM;
 	while (done < size) {
 		size_t n = size - done < PERFX_DATA_BLOCK / 2 ? size - done : PERFX_DATA_BLOCK / 2;
+		char *grown;
 
 		err = perfx_reader__peek(r, n, &p, &avail);
 		if (err == -ENODATA) {
@@ -159,6 +160,13 @@ static int session__tracing_data(struct perfx_session *s, const struct perf_even
 		}
 		if (err)
 			goto out_free;
+		/* grown as the bytes arrive: a corrupt size must not allocate 4 GiB */
+		grown = realloc(data, done + n);
+		if (!grown) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+		data = grown;
 		memcpy(data + done, p, n);
 		perfx_reader__skip(r, n);
 		done += n;

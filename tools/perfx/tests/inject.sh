@@ -145,6 +145,24 @@ head -c "$(($(grep -abo 'tracing' "$work/tp.pipe" | head -1 | cut -d: -f1) + 100
 "$PERFX" inject -b -i "$work/tp.cut" -o "$work/tp.cut.out" > /dev/null 2> "$work/err"
 check [ $? -eq 255 ] && grep -q 'TRACING_DATA record: [0-9]* bytes of tracing data follow it, the input ends after' "$work/err" &&
 	[ ! -e "$work/tp.cut.out" ]
+what="tracepoints: a TRACING_DATA size of 3.5 GiB allocates only what follows it"
+python3 - "$work/tp.cut" "$work/tp.huge" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+i = struct.unpack_from('<Q', d, 8)[0]		# the pipe header's size
+while struct.unpack_from('<I', d, i)[0] != 66:	# PERF_RECORD_HEADER_TRACING_DATA
+    i += struct.unpack_from('<H', d, i + 6)[0] or sys.exit('a record of size 0')
+struct.pack_into('<I', d, i + 8, 0xe0000000)
+open(sys.argv[2], 'wb').write(d)
+PY
+# an allocation of the record's size fails: in ASan by its option, else
+# under ulimit -v (which ASan's shadow memory cannot run under)
+(grep -qa __asan_init "$PERFX" || ulimit -v $((2 << 20))
+ ASAN_OPTIONS=$ASAN_OPTIONS:max_allocation_size_mb=1024:allocator_may_return_null=1 \
+	"$PERFX" inject -b -i "$work/tp.huge" -o "$work/tp.huge.out" > /dev/null 2> "$work/err")
+check [ $? -eq 255 ] &&
+	grep -qE 'TRACING_DATA record: 3758096384 bytes of tracing data follow it, the input ends after [0-9]+ \(EINVAL\)' "$work/err" &&
+	[ ! -e "$work/tp.huge.out" ]
 
 # expect_refused WHAT REGEX ARGS... - exit 255, REGEX in stderr, clean, no -o file
 expect_refused()
