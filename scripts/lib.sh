@@ -32,8 +32,8 @@ hash_files()
 }
 
 # The series, applied in this order on the baseline: the cgroup fix the
-# perf series depends on, the perf series, and the perf tool patches that
-# use it; each directory holds a series file naming its patches.  The
+# perf series depends on, the perf hotplug fix its fuzzer needs, the perf
+# series, and the perf tool patches that use it; each directory holds a series file naming its patches.  The
 # test bed's own tests name theirs with PERFX_SERIES_DIRS, or one with
 # PERFX_PATCHES.
 if [ -n "${PERFX_SERIES_DIRS:-}" ]; then
@@ -41,7 +41,7 @@ if [ -n "${PERFX_SERIES_DIRS:-}" ]; then
 elif [ -n "${PERFX_PATCHES:-}" ]; then
 	SERIES_DIRS=$PERFX_PATCHES
 else
-	SERIES_DIRS="$TOP/kernel/cgroup-fix $TOP/kernel/patches $TOP/kernel/perf-tools"
+	SERIES_DIRS="$TOP/kernel/cgroup-fix $TOP/kernel/perf-fix $TOP/kernel/patches $TOP/kernel/perf-tools"
 fi
 
 # series_dirs - the directories of SERIES_DIRS that hold a series

@@ -26,6 +26,17 @@ static bool near(__u64 count, __u64 expect)
 	return count + slack >= expect && count <= expect + slack;
 }
 
+/* EXPECT_TRUE(near()), with both values when they are not */
+#define EXPECT_NEAR(count, expect) do {					\
+	__u64 __count = (count), __expect = (expect);			\
+									\
+	if (!near(__count, __expect))					\
+		TH_LOG("%s = %llu, %s = %llu", #count,			\
+		       (unsigned long long)__count, #expect,		\
+		       (unsigned long long)__expect);			\
+	EXPECT_TRUE(near(__count, __expect));				\
+} while (0)
+
 FIXTURE(share) {
 	const char *mnt;
 	char dir[PATH_MAX];	/* test-private parent P */
@@ -125,7 +136,7 @@ TEST_F(share, task_clock_matches_cpu_time)
 	count = cgs_count(self->fd, self->a_id);
 	TH_LOG("task-clock for A %lld ns, task CPU time %llu ns", count,
 	       (unsigned long long)cpu);
-	EXPECT_TRUE(near((__u64)count, cpu));
+	EXPECT_NEAR((__u64)count, cpu);
 }
 
 /* A task in A/A1 is counted in A1 and in A, which counts its subtree. */
@@ -179,7 +190,7 @@ TEST_F(share, task_below_attached_levels)
 	count = cgs_count(self->fd, self->a_id);
 	TH_LOG("task-clock for A %lld ns, CPU time of a task in A/A1 %llu ns",
 	       count, (unsigned long long)cpu);
-	EXPECT_TRUE(near((__u64)count, cpu));
+	EXPECT_NEAR((__u64)count, cpu);
 }
 
 /*
@@ -289,7 +300,7 @@ TEST_F(share, migration_split)
 	EXPECT_GE((__u64)ca + before / 50 + 5 * MS, before);
 	EXPECT_LE((__u64)ca, after + after / 50 + 5 * MS);
 	/* and B got the rest */
-	EXPECT_TRUE(near((__u64)(ca + cb), total));
+	EXPECT_NEAR((__u64)(ca + cb), total);
 	close(cgfd);
 }
 
@@ -518,14 +529,83 @@ TEST_F(share, several_events_one_cpu)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	close(cgfd);
 
-	EXPECT_TRUE(near((__u64)cgs_count(self->fd, self->a_id), cpu));
-	EXPECT_TRUE(near((__u64)cgs_count(clk, self->a_id), cpu));
+	EXPECT_NEAR((__u64)cgs_count(self->fd, self->a_id), cpu);
+	EXPECT_NEAR((__u64)cgs_count(clk, self->a_id), cpu);
 	EXPECT_GT(cgs_count(self->fd, self->b_id), 0);
 	EXPECT_EQ(-ENOENT, cgs_read(clk, self->b_id, &cpu, 1));
 	EXPECT_GT(cgs_count(sw, self->a_id), 0);
 	EXPECT_GT(cgs_count(sw, self->b_id), 0);
 	close(sw);
 	close(clk);
+}
+
+/*
+ * The events of a CPU share one index of their cgroups: two events with
+ * overlapping sets count the cgroups they share alike and each reads only
+ * its own; a detach frees the slots no other event has, and a cgroup
+ * attached next takes a freed one and starts at exactly 0, while the
+ * other event's counts stay exactly as they were.
+ */
+TEST_F(share, events_share_cgroup_slots)
+{
+	__u64 cpu, b, c, d, v;
+	char dpath[PATH_MAX];
+	__u64 d_id;
+	int other;
+
+	d_id = cgs_mkdir(self->dir, "D", dpath);
+	ASSERT_NE(0ULL, d_id);
+	other = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, cgs_attach(self->fd, (__u64[]){ self->a_id, self->b_id, self->c_id }, 3));
+	ASSERT_EQ(0, cgs_attach(other, (__u64[]){ self->c_id, self->b_id }, 2));
+
+	cpu = cgs_run_busy(self->b, CPU, 60 * MS);
+	ASSERT_NE(0ULL, cpu);
+	ASSERT_NE(0ULL, cgs_run_busy(self->c, CPU, 30 * MS));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ioctl(other, PERF_EVENT_IOC_DISABLE, 0));
+	b = cgs_count(other, self->b_id);
+	c = cgs_count(other, self->c_id);
+	EXPECT_NEAR((__u64)cgs_count(self->fd, self->b_id), cpu);
+	EXPECT_NEAR(b, cpu);
+	EXPECT_NEAR(c, (__u64)cgs_count(self->fd, self->c_id));
+	EXPECT_NE(0ULL, c);
+	EXPECT_EQ(0, cgs_count(self->fd, self->a_id));
+	EXPECT_EQ(-ENOENT, cgs_read(other, self->a_id, &v, 1));
+
+	/* A's slot is free now; D and A1 take new ones, at 0 */
+	ASSERT_EQ(0, cgs_attach(self->fd, NULL, 0));
+	ASSERT_EQ(0, cgs_attach(self->fd, (__u64[]){ d_id, self->a1_id }, 2));
+	EXPECT_EQ(0, cgs_count(self->fd, d_id));
+	EXPECT_EQ(0, cgs_count(self->fd, self->a1_id));
+	EXPECT_EQ(-ENOENT, cgs_read(self->fd, self->b_id, &v, 1));
+	EXPECT_EQ(-ENOENT, cgs_read(other, d_id, &v, 1));
+	EXPECT_EQ((long long)b, cgs_count(other, self->b_id));
+	EXPECT_EQ((long long)c, cgs_count(other, self->c_id));
+
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, ioctl(other, PERF_EVENT_IOC_ENABLE, 0));
+	cpu = cgs_run_busy(dpath, CPU, 40 * MS);
+	ASSERT_NE(0ULL, cpu);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	d = cgs_count(self->fd, d_id);
+	EXPECT_NEAR(d, cpu);
+	EXPECT_EQ(0, cgs_count(self->fd, self->a1_id));
+	/* no task ran in B or C since */
+	EXPECT_EQ((long long)b, cgs_count(other, self->b_id));
+	EXPECT_EQ((long long)c, cgs_count(other, self->c_id));
+
+	/* the other event's slots go with it; a new event starts at 0 */
+	close(other);
+	EXPECT_EQ((long long)d, cgs_count(self->fd, d_id));
+	other = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, cgs_attach(other, (__u64[]){ self->b_id, d_id }, 2));
+	EXPECT_EQ(0, cgs_count(other, self->b_id));
+	EXPECT_EQ(0, cgs_count(other, d_id));
+	EXPECT_EQ((long long)d, cgs_count(self->fd, d_id));
+	close(other);
 }
 
 struct thread_arg {
@@ -1148,7 +1228,7 @@ TEST_F(share, inherit_accepted)
 	cpu = cgs_run_busy(self->a, CPU, 50 * MS);
 	ASSERT_NE(0ULL, cpu);
 	count = cgs_count(fd, self->a_id);
-	EXPECT_TRUE(near((__u64)count, cpu));
+	EXPECT_NEAR((__u64)count, cpu);
 	close(fd);
 }
 
@@ -1369,7 +1449,7 @@ TEST_F(share, cpu_hotplug)
 	ASSERT_EQ(0, cgs_write(cpu1, "online", "0"));
 	cpu = cgs_run_busy(self->a, 0, 50 * MS);
 	ASSERT_NE(0ULL, cpu);
-	EXPECT_TRUE(near((__u64)cgs_count(self->fd, self->a_id), cpu));
+	EXPECT_NEAR((__u64)cgs_count(self->fd, self->a_id), cpu);
 	/* the leader is alone in its group now, its count kept */
 	ASSERT_EQ(16, cgs_read(leader, self->a_id, v, 3));
 	EXPECT_EQ(1ULL, v[0]);
@@ -1427,7 +1507,7 @@ TEST_F(share, late_member_counts_after_reattach)
 	TH_LOG("leader %llu ns before, %llu after; late member %llu",
 	       (unsigned long long)before, (unsigned long long)v[1],
 	       (unsigned long long)v[2]);
-	EXPECT_TRUE(near(v[1] - before, v[2]));
+	EXPECT_NEAR(v[1] - before, v[2]);
 	close(late);
 	close(leader);
 }
