@@ -135,6 +135,10 @@ struct record {
 	char			*old_output;	/* FILE.old, if FILE was renamed */
 	__u64			data_start;	/* where the records begin */
 	unsigned long long	samples;
+	/* what the walk for build-ids saw: every record, LOST ones, lost samples */
+	unsigned long long	nr_records;
+	unsigned long long	nr_lost;
+	unsigned long long	lost_samples;
 	unsigned long		waking;
 	__u64			unmarked;	/* bytes drained since the last FINISHED_ROUND */
 	struct feature_buf	bid_table;	/* the BUILD_ID feature */
@@ -1005,9 +1009,19 @@ static int record__add_build_id(void *arg, struct dso *dso, __u16 cpumode)
 	return b->err;
 }
 
+/* Counts @ev for record__warn_lost(), as perf's session counts it. */
+static void record__count(struct record *rec, const struct perf_event_header *ev)
+{
+	rec->nr_records++;
+	if (ev->type == PERF_RECORD_LOST)
+		rec->nr_lost++;
+	else if (ev->type == PERF_RECORD_LOST_SAMPLES && ev->size >= sizeof(*ev) + 8)
+		rec->lost_samples += perfx__get_u64(ev + 1);
+}
+
 /*
  * As perf's process_buildids(): a walk over the data just written finds
- * the DSOs that samples hit, and counts the samples.
+ * the DSOs that samples hit, and counts the samples and what was lost.
  */
 static int record__build_ids(struct record *rec)
 {
@@ -1025,8 +1039,10 @@ static int record__build_ids(struct record *rec)
 	if (err)
 		goto out_close;
 	err = dso_hits__init(&hits, &s, false, record__add_build_id, rec);
-	while (!err && (err = perfx_session__next(&s, &ev, &pos)) > 0)
+	while (!err && (err = perfx_session__next(&s, &ev, &pos)) > 0) {
+		record__count(rec, ev);
 		err = dso_hits__record(&hits, ev, pos);
+	}
 	rec->samples = hits.nr_samples;
 	dso_hits__exit(&hits);
 	perfx_session__close(&s);
@@ -1079,12 +1095,29 @@ static int record__finish_file(struct record *rec)
 	return err;
 }
 
+/*
+ * perf's warnings after its walk for build-ids (perf_session__warn_about_errors()):
+ * LOST records, and samples lost over 5% of those taken.
+ */
+static void record__warn_lost(struct record *rec)
+{
+	unsigned long long taken = rec->samples + rec->lost_samples;
+
+	if (rec->nr_lost)
+		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\n"
+			"Check IO/CPU overload!\n\n", rec->nr_records, rec->nr_lost);
+	if (taken && (double)rec->lost_samples / taken > 0.05)
+		fprintf(stderr, "Warning:\nProcessed %llu samples and lost %3.2f%%!\n\n",
+			taken, 100.0 * rec->lost_samples / taken);
+}
+
 static void record__report(struct record *rec)
 {
 	char samples[64] = "";
 
 	if (rec->quiet)
 		return;
+	record__warn_lost(rec);
 	if (rec->samples)
 		snprintf(samples, sizeof(samples), " (%llu samples)", rec->samples);
 	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s%s ]\n",

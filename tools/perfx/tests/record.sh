@@ -86,8 +86,9 @@ done
 # 2: a file, read by every perf tool
 "$PERFX" record -e cpu-clock -F 2000 -o "$work/f.data" -- "$work/hot" > /dev/null 2> "$work/rec.err"
 cp "$work/rec.err" "$work/err"
-what="a workload's file: perf's closing lines, exit 0"
-check grep -q '^\[ perf record: Captured and wrote .* MB .*/f.data ([0-9]* samples) \]$' "$work/rec.err"
+what="a workload's file: perf's closing lines, exit 0, nothing lost"
+check grep -q '^\[ perf record: Captured and wrote .* MB .*/f.data ([0-9]* samples) \]$' "$work/rec.err" &&
+	! grep -q 'Warning' "$work/rec.err"
 for tool in "report --stdio" "report --header-only" "script" "evlist -v" "buildid-list"; do
 	what="perf $tool reads it without a warning"
 	# shellcheck disable=SC2086
@@ -204,6 +205,32 @@ what="--num-thread-synthesize 1 and 4: the same records of still tasks"
 synth_of "$work/n1.data" > "$work/n1.txt"
 synth_of "$work/n4.data" > "$work/n4.txt"
 check [ -s "$work/n1.txt" ] && diff "$work/n1.txt" "$work/n4.txt" > "$work/err"
+
+# 9b: lost records.  A one-page ring sampled every 20 us of a busy task
+# overflows while perfx is stopped: its warnings are the ones perf report
+# gives for the file, with the same figures; -q prints none.
+lost_run()
+{
+	"$PERFX" record "$@" -e cpu-clock -c 20000 -m 1 -o "$work/lost.data" -- \
+		timeout 3 sh -c 'while :; do :; done' > /dev/null 2> "$work/lost.err" &
+	local pid=$!
+
+	sleep 0.5
+	kill -STOP $pid
+	sleep 1
+	kill -CONT $pid
+	wait $pid
+}
+lost_run
+what="lost records: perf's warnings, with the figures perf report gives for the file"
+grep -E '^Processed [0-9]+ (events|samples) and lost ' "$work/lost.err" > "$work/lost.said"
+check grep -q 'lost [0-9]* chunks!$' "$work/lost.said" &&
+	grep -qx 'Check IO/CPU overload!' "$work/lost.err" &&
+	diff "$work/lost.said" <(perf report --stdio -i "$work/lost.data" 2>&1 |
+				 grep -E '^Processed [0-9]+ (events|samples) and lost ')
+lost_run -q
+what="lost records, -q: no warning"
+check [ ! -s "$work/lost.err" ] && [ -s "$work/lost.data" ]
 
 # 10: bad values: a message, exit 129
 for bad in "-F 0" "-F fast" "-c 0" "-m 0" "-m 3x" "-k bogus" "--num-thread-synthesize 0" \
