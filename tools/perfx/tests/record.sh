@@ -213,9 +213,14 @@ lost_run()
 {
 	"$PERFX" record "$@" -e cpu-clock -c 20000 -m 1 -o "$work/lost.data" -- \
 		timeout 3 sh -c 'while :; do :; done' > /dev/null 2> "$work/lost.err" &
-	local pid=$!
+	local pid=$! i
 
-	sleep 0.5
+	# once the workload runs (perfx starts slowly in a TCG guest)
+	for i in $(seq 100); do
+		pgrep -P $pid > /dev/null && break
+		sleep 0.1
+	done
+	sleep 0.3
 	kill -STOP $pid
 	sleep 1
 	kill -CONT $pid
