@@ -71,41 +71,82 @@ static int hotpluggable_cpu(void)
 	return -1;
 }
 
-TEST(unplugged_leader_takes_no_member)
+FIXTURE(unplugged) {
+	int cpu;
+	bool offline;	/* the test took the CPU off line: bring it back */
+};
+
+FIXTURE_SETUP(unplugged)
 {
-	int cpu = hotpluggable_cpu(), leader, member;
+	self->offline = false;
+	self->cpu = hotpluggable_cpu();
+	if (self->cpu < 0)
+		SKIP(return, "no CPU can go offline (needs root and CONFIG_HOTPLUG_CPU)");
+}
 
-	if (cpu < 0)
-		SKIP(return, "no CPU can go offline (root and CONFIG_HOTPLUG_CPU)");
-	leader = cpu_clock_open(cpu, -1);
-	if (leader < 0)
-		SKIP(return, "perf_event_open: %s", strerror(errno));
+FIXTURE_TEARDOWN(unplugged)
+{
+	if (self->offline)
+		set_online(self->cpu, true);
+}
 
-	ASSERT_EQ(0, set_online(cpu, false));
-	ASSERT_EQ(0, set_online(cpu, true));
+/*
+ * Takes @cpu off and back on line: false if it cannot go offline, or if
+ * it stayed offline (*@offline, for the teardown), the test then failed.
+ */
+static bool cycle_cpu(struct __test_metadata *_metadata, int cpu,
+		      bool *offline)
+{
+	int ret = set_online(cpu, false);
 
-	member = cpu_clock_open(cpu, leader);
+	if (ret) {
+		ksft_print_msg("CPU %d cannot go offline: %s\n", cpu,
+			       strerror(-ret));
+		return false;
+	}
+	*offline = true;
+	EXPECT_EQ(0, set_online(cpu, true));
+	*offline = !!_metadata->exit_code;
+	return !*offline;
+}
+
+TEST_F(unplugged, leader_takes_no_member)
+{
+	int leader, member;
+
+	leader = cpu_clock_open(self->cpu, -1);
+	ASSERT_LE(0, leader);
+	if (!cycle_cpu(_metadata, self->cpu, &self->offline)) {
+		close(leader);
+		if (!self->offline)
+			SKIP(return, "CPU %d cannot go offline", self->cpu);
+		return;
+	}
+
+	member = cpu_clock_open(self->cpu, leader);
 	EXPECT_EQ(-1, member);
-	EXPECT_EQ(ENODEV, errno);
-	/* on a kernel that took it: the member goes first, still safely */
-	if (member >= 0)
+	if (member < 0) {
+		EXPECT_EQ(ENODEV, errno);
+	} else {
+		/* a kernel that took it: the member goes first, still safely */
 		close(member);
+	}
 	close(leader);
 }
 
-TEST(new_leader_takes_members_after_unplug)
+TEST_F(unplugged, new_leader_takes_members)
 {
-	int cpu = hotpluggable_cpu(), leader, member;
+	int leader, member;
 
-	if (cpu < 0)
-		SKIP(return, "no CPU can go offline (root and CONFIG_HOTPLUG_CPU)");
-	ASSERT_EQ(0, set_online(cpu, false));
-	ASSERT_EQ(0, set_online(cpu, true));
+	if (!cycle_cpu(_metadata, self->cpu, &self->offline)) {
+		if (!self->offline)
+			SKIP(return, "CPU %d cannot go offline", self->cpu);
+		return;
+	}
 
-	leader = cpu_clock_open(cpu, -1);
-	if (leader < 0)
-		SKIP(return, "perf_event_open: %s", strerror(errno));
-	member = cpu_clock_open(cpu, leader);
+	leader = cpu_clock_open(self->cpu, -1);
+	ASSERT_LE(0, leader);
+	member = cpu_clock_open(self->cpu, leader);
 	EXPECT_LE(0, member);
 	if (member >= 0)
 		close(member);
