@@ -25,6 +25,7 @@
 #include "lib/debug.h"
 #include "lib/header.h"
 #include "lib/dso-hits.h"
+#include "lib/feature.h"
 #include "lib/parse-options.h"
 #include "lib/session.h"
 
@@ -60,6 +61,8 @@ struct inject {
 	bool			out_pipe;
 	char			*tmp_name;	/* file output until renamed */
 	struct dso_hits		hits;
+	struct feature_buf	aux_index;	/* file output's AUXTRACE index */
+	__u64			nr_aux;
 	char			*bid_table;	/* file output's BUILD_ID feature */
 	size_t			bid_size;
 	size_t			bid_alloc;
@@ -116,6 +119,31 @@ static int inject__copy_build_id(struct inject *inj, const struct perf_event_hea
 	return perfx_writer__write(&inj->out, ev, ev->size);
 }
 
+/*
+ * An AUXTRACE record and the trace data after it; a file indexes it, as
+ * perf's HEADER_AUXTRACE does: { nr, { offset, size }[nr] }.
+ */
+static int inject__auxtrace(struct inject *inj, const struct perf_event_header *ev)
+{
+	__u64 offset = inj->out.pos, size = ev->size + inj->session.payload_size;
+	const void *p;
+	int err, ret = 0;
+	size_t n;
+
+	err = perfx_writer__write(&inj->out, ev, ev->size);
+	while (!err && (ret = perfx_session__payload(&inj->session, &p, &n)) > 0)
+		err = perfx_writer__write(&inj->out, p, n);
+	if (!err)
+		err = ret;
+	if (err || inj->out_pipe)
+		return err;
+	if (!inj->nr_aux++)
+		feature_buf__u64(&inj->aux_index, 0);	/* nr, set at the end */
+	feature_buf__u64(&inj->aux_index, offset);
+	feature_buf__u64(&inj->aux_index, size);
+	return inj->aux_index.err;
+}
+
 static int inject__record(struct inject *inj, const struct perf_event_header *ev, __u64 pos)
 {
 	int err = 0;
@@ -132,6 +160,8 @@ static int inject__record(struct inject *inj, const struct perf_event_header *ev
 		if (ev->type == PERF_RECORD_HEADER_BUILD_ID)
 			return inject__copy_build_id(inj, ev, pos);
 	}
+	if (ev->type == PERF_RECORD_AUXTRACE)
+		return inject__auxtrace(inj, ev);
 	err = perfx_writer__write(&inj->out, ev, ev->size);
 	if (!err && ev->type == PERF_RECORD_HEADER_TRACING_DATA && inj->session.header.pipe)
 		err = perfx_writer__write(&inj->out, inj->session.header.feat[HEADER_TRACING_DATA],
@@ -196,6 +226,8 @@ static int inject__write_header(struct inject *inj)
 {
 	struct perfx_header *h = &inj->session.header;
 
+	/* its offsets are the input's: a file gets a new one, a pipe none */
+	perfx_header__clear_feature(h, HEADER_AUXTRACE);
 	if (inj->out_pipe)
 		return perfx_header__write_pipe(h, &inj->out, !h->pipe);
 	if (h->feat[HEADER_BUILD_ID] &&
@@ -213,6 +245,12 @@ static int inject__finish(struct inject *inj)
 		return perfx_writer__flush(&inj->out);
 	if (inj->bid_size) {
 		err = perfx_header__set_feature(h, HEADER_BUILD_ID, inj->bid_table, inj->bid_size);
+		if (err)
+			return err;
+	}
+	if (inj->nr_aux) {
+		memcpy(inj->aux_index.p, &inj->nr_aux, sizeof(inj->nr_aux));
+		err = feature_buf__commit(&inj->aux_index, h, HEADER_AUXTRACE);
 		if (err)
 			return err;
 	}
@@ -252,6 +290,7 @@ static void inject__cleanup(struct inject *inj)
 	free(inj->tmp_name);
 	perfx_writer__exit(&inj->out);
 	dso_hits__exit(&inj->hits);
+	free(inj->aux_index.p);
 	free(inj->bid_table);
 }
 

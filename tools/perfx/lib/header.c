@@ -89,6 +89,15 @@ int perfx_header__set_feature(struct perfx_header *h, __u64 id, const void *data
 	return 0;
 }
 
+void perfx_header__clear_feature(struct perfx_header *h, __u64 id)
+{
+	if (!id || id >= HEADER_LAST_FEATURE)
+		return;
+	free(h->feat[id]);
+	h->feat[id] = NULL;
+	h->feat_size[id] = 0;
+}
+
 int perfx_header__attr_sample_type(const struct perfx_attr *attr, __u64 *sample_type)
 {
 	memcpy(sample_type, (const char *)attr->attr +

@@ -45,6 +45,7 @@ enum perf_user_event_type {
 enum {
 	HEADER_TRACING_DATA	= 1,
 	HEADER_BUILD_ID		= 2,
+	HEADER_AUXTRACE		= 18,	/* an index of the AUXTRACE records */
 	HEADER_LAST_FEATURE	= 32,	/* the first id perf 6.1 and 6.12 do not know */
 };
 
@@ -82,6 +83,8 @@ int perfx_header__add_attr(struct perfx_header *h, const void *attr, __u32 size,
 /* takes a copy; an id perf does not know is an error */
 int perfx_header__set_feature(struct perfx_header *h, __u64 id, const void *data,
 			      size_t size);
+/* Drops feature @id, if the header has it. */
+void perfx_header__clear_feature(struct perfx_header *h, __u64 id);
 int perfx_header__attr_sample_type(const struct perfx_attr *attr, __u64 *sample_type);
 /*
  * Checks @fh (read from @name, @file_size bytes) and reads the attrs, ids

@@ -177,11 +177,63 @@ out_free:
 	return err;
 }
 
+int perfx_session__payload(struct perfx_session *s, const void **p, size_t *n)
+{
+	size_t chunk = PERFX_DATA_BLOCK / 2, avail;
+	int err;
+
+	if (!s->payload_left)
+		return 0;
+	if (s->payload_left < chunk)
+		chunk = s->payload_left;
+	err = perfx_reader__peek(&s->reader, chunk, p, &avail);
+	if (err == -ENODATA) {
+		pr_err("%s: byte offset %llu: AUXTRACE record: %llu bytes of trace data follow it, the input ends after %llu (EINVAL)\n",
+		       s->name, (unsigned long long)s->payload_pos,
+		       (unsigned long long)s->payload_size,
+		       (unsigned long long)(s->payload_size - s->payload_left + avail));
+		err = -EINVAL;
+	}
+	if (err) {
+		s->payload_left = 0;
+		return err;
+	}
+	perfx_reader__skip(&s->reader, chunk);
+	s->payload_left -= chunk;
+	*n = chunk;
+	return 1;
+}
+
+/* An AUXTRACE record: the size of the trace data that follows it. */
+static int session__auxtrace(struct perfx_session *s, const struct perf_event_header *ev,
+			     __u64 pos)
+{
+	if (ev->size < PERFX_AUXTRACE_RECORD) {
+		pr_err("%s: byte offset %llu: AUXTRACE record of size %u: less than %d bytes (EINVAL)\n",
+		       s->name, (unsigned long long)pos, ev->size, PERFX_AUXTRACE_RECORD);
+		return -EINVAL;
+	}
+	s->payload_pos = pos;
+	s->payload_size = perfx__get_u64((const char *)ev + 8);
+	s->payload_left = s->payload_size;
+	return 0;
+}
+
 int perfx_session__next(struct perfx_session *s, const struct perf_event_header **ev,
 			__u64 *pos)
 {
-	int ret = perfx_reader__next(&s->reader, ev, pos);
+	const void *p;
+	size_t n;
+	int ret;
 
+	/* the trace data of an AUXTRACE record nobody read */
+	if (s->payload_left) {
+		while ((ret = perfx_session__payload(s, &p, &n)) > 0)
+			;
+		if (ret)
+			return ret;
+	}
+	ret = perfx_reader__next(&s->reader, ev, pos);
 	if (ret <= 0)
 		return ret;
 	switch ((*ev)->type) {
@@ -198,10 +250,8 @@ int perfx_session__next(struct perfx_session *s, const struct perf_event_header 
 		*ev = (const struct perf_event_header *)s->tracing_rec;
 		return ret ? ret : 1;
 	case PERF_RECORD_AUXTRACE:
-		/* their payload follows the record: not walked yet */
-		pr_err("%s: byte offset %llu: %s record: its trailing data is not supported (EOPNOTSUPP)\n",
-		       s->name, (unsigned long long)*pos, perfx_record__name((*ev)->type));
-		return -EOPNOTSUPP;
+		ret = session__auxtrace(s, *ev, *pos);
+		return ret ? ret : 1;
 	}
 	return 1;
 }

@@ -19,7 +19,14 @@ struct perfx_session {
 	bool			by_id;		/* else: find the attr by the sample's id */
 	/* a pipe's last TRACING_DATA record, its data in the header's feature */
 	char			tracing_rec[PERFX_TRACING_DATA_RECORD] __attribute__((aligned(8)));
+	/* the trace data after the last AUXTRACE record: its size, what is unread */
+	__u64			payload_pos;
+	__u64			payload_size;
+	__u64			payload_left;
 };
+
+/* struct perf_record_auxtrace: header, size, offset, reference, idx, tid, cpu */
+#define PERFX_AUXTRACE_RECORD	48
 
 /* What inject needs of a sample: where it hit. */
 struct perfx_sample {
@@ -42,9 +49,17 @@ void perfx_session__close(struct perfx_session *s);
  * As perfx_reader__next(), and a pipe's attrs and features are kept; so
  * is the tracing data that follows a pipe's TRACING_DATA record, whose
  * record *@ev then points to a copy of (the data is not in its size).
+ * The trace data that follows an AUXTRACE record (not in its size either)
+ * is read with perfx_session__payload(), or skipped by the next call.
  */
 int perfx_session__next(struct perfx_session *s, const struct perf_event_header **ev,
 			__u64 *pos);
+/*
+ * The next block of the trace data after the last AUXTRACE record, at *@p
+ * (valid until the next call) for *@n bytes: 1; 0 once it is all read.
+ * The AUXTRACE record perfx_session__next() gave is invalid after it.
+ */
+int perfx_session__payload(struct perfx_session *s, const void **p, size_t *n);
 int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event_header *ev,
 				__u64 pos, struct perfx_sample *sample);
 

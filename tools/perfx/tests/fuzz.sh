@@ -38,6 +38,7 @@ mkdir "$work/corpus" "$work/proc"
 if [ -n "${FUZZER:-}" ] && command -v perf > /dev/null &&
    perf record -q -e cpu-clock -o "$work/corpus/perf.data" -- ls / > /dev/null 2>&1; then
 	perf record -q -e cpu-clock -o - -- ls / 2> /dev/null > "$work/corpus/perf.pipe"
+	"$(dirname "$0")/aux-pipe.py" "$work/corpus/perf.pipe" "$work/corpus/aux.pipe"
 	"$PERFX" inject -b -i "$work/corpus/perf.data" -o "$work/corpus/perfx.data" 2> /dev/null
 	"$PERFX" inject -b -i "$work/corpus/perf.data" > "$work/corpus/perfx.pipe" 2> /dev/null
 fi

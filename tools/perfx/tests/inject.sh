@@ -164,6 +164,56 @@ check [ $? -eq 255 ] &&
 	grep -qE 'TRACING_DATA record: 3758096384 bytes of tracing data follow it, the input ends after [0-9]+ \(EINVAL\)' "$work/err" &&
 	[ ! -e "$work/tp.huge.out" ]
 
+# AUX area data: an AUXTRACE record and the 5000 bytes of trace data after
+# it (not in its size), put before a pipe's first sample
+perf record -q -e cpu-clock -o - -- ls / > "$work/aux.in" 2> /dev/null
+"$(dirname "$0")/aux-pipe.py" "$work/aux.in" "$work/aux.pipe" "$work/aux.rec"
+# perf_reads ARGS... - perf ARGS exits 0 and warns of nothing
+perf_reads()
+{
+	perf "$@" > "$work/perf.out" 2> "$work/perf.err" &&
+		! grep -qiE 'warning|error|unexpected|failed' "$work/perf.err"
+}
+# aux_index FILE - "offset size" of each entry of FILE's HEADER_AUXTRACE, and
+# the type of the record at the offset
+aux_index()
+{
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+data_off, data_size = struct.unpack_from('<QQ', d, 40)
+bits = int.from_bytes(d[72:104], 'little')
+feats = [f for f in range(256) if bits >> f & 1]
+if 18 not in feats:
+    sys.exit(0)
+off, size = struct.unpack_from('<QQ', d, data_off + data_size + 16 * feats.index(18))
+nr, = struct.unpack_from('<Q', d, off)
+for k in range(nr):
+    o, sz = struct.unpack_from('<QQ', d, off + 8 + 16 * k)
+    print(o, sz, struct.unpack_from('<I', d, o)[0])
+PY
+}
+what="AUXTRACE, pipe to pipe: the record and its trace data pass unchanged"
+"$PERFX" inject < "$work/aux.pipe" > "$work/aux.out" 2> "$work/err"
+check cmp -s "$work/aux.pipe" "$work/aux.out"
+what="AUXTRACE, pipe to file: perf reads it, a HEADER_AUXTRACE entry points at the record"
+"$PERFX" inject -b -i "$work/aux.pipe" -o "$work/aux.data" 2> "$work/err"
+check perf_reads report --stats -i "$work/aux.data" &&
+	perf report --stats -i "$work/aux.data" 2>&1 | grep -Eq '^ *AUXTRACE events: *1 ' &&
+	[ "$(aux_index "$work/aux.data" | cut -d' ' -f2-)" = "5048 71" ] &&
+	cmp -s "$work/aux.rec" <(tail -c +$(($(aux_index "$work/aux.data" | cut -d' ' -f1) + 1)) "$work/aux.data" | head -c 5048)
+what="AUXTRACE, file to pipe: the record and its trace data, no index"
+"$PERFX" inject -i "$work/aux.data" > "$work/aux2.pipe" 2> "$work/err"
+check grep -qF -f <(od -An -tx1 -v "$work/aux.rec" | tr -d ' \n') <(od -An -tx1 -v "$work/aux2.pipe" | tr -d ' \n') &&
+	perf_reads report --stats -i - < "$work/aux2.pipe"
+what="AUXTRACE: a pipe cut inside the trace data is refused, naming it"
+rec_at=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print(d.index(open(sys.argv[2],"rb").read()))' "$work/aux.pipe" "$work/aux.rec")
+head -c $((rec_at + 48 + 1000)) "$work/aux.pipe" > "$work/aux.cut"
+"$PERFX" inject -i "$work/aux.cut" -o "$work/aux.cut.out" > /dev/null 2> "$work/err"
+check [ $? -eq 255 ] &&
+	grep -q "byte offset $rec_at: AUXTRACE record: 5000 bytes of trace data follow it, the input ends after 1000 (EINVAL)" "$work/err" &&
+	[ ! -e "$work/aux.cut.out" ]
+
 # expect_refused WHAT REGEX ARGS... - exit 255, REGEX in stderr, clean, no -o file
 expect_refused()
 {
