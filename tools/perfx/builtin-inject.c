@@ -62,7 +62,6 @@ struct inject {
 	char			*tmp_name;	/* file output until renamed */
 	struct dso_hits		hits;
 	struct feature_buf	aux_index;	/* file output's AUXTRACE index */
-	__u64			nr_aux;
 	char			*bid_table;	/* file output's BUILD_ID feature */
 	size_t			bid_size;
 	size_t			bid_alloc;
@@ -137,7 +136,7 @@ static int inject__auxtrace(struct inject *inj, const struct perf_event_header *
 		err = ret;
 	if (err || inj->out_pipe)
 		return err;
-	if (!inj->nr_aux++)
+	if (!inj->aux_index.len)
 		feature_buf__u64(&inj->aux_index, 0);	/* nr, set at the end */
 	feature_buf__u64(&inj->aux_index, offset);
 	feature_buf__u64(&inj->aux_index, size);
@@ -248,8 +247,10 @@ static int inject__finish(struct inject *inj)
 		if (err)
 			return err;
 	}
-	if (inj->nr_aux) {
-		memcpy(inj->aux_index.p, &inj->nr_aux, sizeof(inj->nr_aux));
+	if (inj->aux_index.len) {
+		__u64 nr = (inj->aux_index.len - sizeof(nr)) / (2 * sizeof(nr));
+
+		memcpy(inj->aux_index.p, &nr, sizeof(nr));
 		err = feature_buf__commit(&inj->aux_index, h, HEADER_AUXTRACE);
 		if (err)
 			return err;

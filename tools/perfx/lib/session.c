@@ -125,56 +125,17 @@ void perfx_session__close(struct perfx_session *s)
 }
 
 /*
- * A pipe's TRACING_DATA record says how many bytes follow it, outside its
- * size: they are read into the TRACING_DATA feature, and the record is
- * handed on alone.  @ev stays valid: the record is copied first.
+ * The data that follows a TRACING_DATA or AUXTRACE record, outside its
+ * size: @size bytes, which perfx_session__payload() gives out.
  */
-static int session__tracing_data(struct perfx_session *s, const struct perf_event_header *ev,
-				 __u64 pos)
+static void session__payload_start(struct perfx_session *s, const char *rec,
+				   const char *what, __u64 pos, __u64 size)
 {
-	struct perfx_reader *r = &s->reader;
-	size_t size, done = 0, avail;
-	const void *p;
-	char *data;
-	int err;
-
-	if (ev->size < PERFX_TRACING_DATA_RECORD) {
-		pr_err("%s: byte offset %llu: TRACING_DATA record of size %u: less than %d bytes (EINVAL)\n",
-		       s->name, (unsigned long long)pos, ev->size, PERFX_TRACING_DATA_RECORD);
-		return -EINVAL;
-	}
-	size = perfx__get_u32((const char *)ev + 8);
-	memcpy(s->tracing_rec, ev, PERFX_TRACING_DATA_RECORD);
-	data = malloc(1);
-	if (!data)
-		return -ENOMEM;
-	while (done < size) {
-		size_t n = size - done < PERFX_DATA_BLOCK / 2 ? size - done : PERFX_DATA_BLOCK / 2;
-		char *grown;
-
-		err = perfx_reader__peek(r, n, &p, &avail);
-		if (err == -ENODATA) {
-			pr_err("%s: byte offset %llu: TRACING_DATA record: %zu bytes of tracing data follow it, the input ends after %zu (EINVAL)\n",
-			       s->name, (unsigned long long)pos, size, done + avail);
-			err = -EINVAL;
-		}
-		if (err)
-			goto out_free;
-		/* grown as the bytes arrive: a corrupt size must not allocate 4 GiB */
-		grown = realloc(data, done + n);
-		if (!grown) {
-			err = -ENOMEM;
-			goto out_free;
-		}
-		data = grown;
-		memcpy(data + done, p, n);
-		perfx_reader__skip(r, n);
-		done += n;
-	}
-	err = perfx_header__set_feature(&s->header, HEADER_TRACING_DATA, data, size);
-out_free:
-	free(data);
-	return err;
+	s->payload_rec = rec;
+	s->payload_what = what;
+	s->payload_pos = pos;
+	s->payload_size = size;
+	s->payload_left = size;
 }
 
 int perfx_session__payload(struct perfx_session *s, const void **p, size_t *n)
@@ -188,9 +149,9 @@ int perfx_session__payload(struct perfx_session *s, const void **p, size_t *n)
 		chunk = s->payload_left;
 	err = perfx_reader__peek(&s->reader, chunk, p, &avail);
 	if (err == -ENODATA) {
-		pr_err("%s: byte offset %llu: AUXTRACE record: %llu bytes of trace data follow it, the input ends after %llu (EINVAL)\n",
-		       s->name, (unsigned long long)s->payload_pos,
-		       (unsigned long long)s->payload_size,
+		pr_err("%s: byte offset %llu: %s record: %llu bytes of %s follow it, the input ends after %llu (EINVAL)\n",
+		       s->name, (unsigned long long)s->payload_pos, s->payload_rec,
+		       (unsigned long long)s->payload_size, s->payload_what,
 		       (unsigned long long)(s->payload_size - s->payload_left + avail));
 		err = -EINVAL;
 	}
@@ -204,6 +165,48 @@ int perfx_session__payload(struct perfx_session *s, const void **p, size_t *n)
 	return 1;
 }
 
+/*
+ * A pipe's TRACING_DATA record: the data after it is read into the
+ * TRACING_DATA feature, and the record is handed on alone.  @ev stays
+ * valid: the record is copied first.
+ */
+static int session__tracing_data(struct perfx_session *s, const struct perf_event_header *ev,
+				 __u64 pos)
+{
+	size_t done = 0, n;
+	char *data, *grown;
+	const void *p;
+	int ret;
+
+	if (ev->size < PERFX_TRACING_DATA_RECORD) {
+		pr_err("%s: byte offset %llu: TRACING_DATA record of size %u: less than %d bytes (EINVAL)\n",
+		       s->name, (unsigned long long)pos, ev->size, PERFX_TRACING_DATA_RECORD);
+		return -EINVAL;
+	}
+	memcpy(s->tracing_rec, ev, PERFX_TRACING_DATA_RECORD);
+	session__payload_start(s, "TRACING_DATA", "tracing data", pos,
+			       perfx__get_u32((const char *)ev + 8));
+	data = malloc(1);
+	if (!data)
+		return -ENOMEM;
+	/* grown as the bytes arrive: a corrupt size must not allocate 4 GiB */
+	while ((ret = perfx_session__payload(s, &p, &n)) > 0) {
+		grown = realloc(data, done + n);
+		if (!grown) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+		data = grown;
+		memcpy(data + done, p, n);
+		done += n;
+	}
+	if (!ret)
+		ret = perfx_header__set_feature(&s->header, HEADER_TRACING_DATA, data, done);
+out_free:
+	free(data);
+	return ret;
+}
+
 /* An AUXTRACE record: the size of the trace data that follows it. */
 static int session__auxtrace(struct perfx_session *s, const struct perf_event_header *ev,
 			     __u64 pos)
@@ -213,9 +216,8 @@ static int session__auxtrace(struct perfx_session *s, const struct perf_event_he
 		       s->name, (unsigned long long)pos, ev->size, PERFX_AUXTRACE_RECORD);
 		return -EINVAL;
 	}
-	s->payload_pos = pos;
-	s->payload_size = perfx__get_u64((const char *)ev + 8);
-	s->payload_left = s->payload_size;
+	session__payload_start(s, "AUXTRACE", "trace data", pos,
+			       perfx__get_u64((const char *)ev + 8));
 	return 0;
 }
 

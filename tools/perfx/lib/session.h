@@ -19,7 +19,10 @@ struct perfx_session {
 	bool			by_id;		/* else: find the attr by the sample's id */
 	/* a pipe's last TRACING_DATA record, its data in the header's feature */
 	char			tracing_rec[PERFX_TRACING_DATA_RECORD] __attribute__((aligned(8)));
-	/* the trace data after the last AUXTRACE record: its size, what is unread */
+	/* the data after the last TRACING_DATA or AUXTRACE record: the record,
+	 * what its data is, where it is, the data's size and what is unread */
+	const char		*payload_rec;
+	const char		*payload_what;
 	__u64			payload_pos;
 	__u64			payload_size;
 	__u64			payload_left;
@@ -55,7 +58,7 @@ void perfx_session__close(struct perfx_session *s);
 int perfx_session__next(struct perfx_session *s, const struct perf_event_header **ev,
 			__u64 *pos);
 /*
- * The next block of the trace data after the last AUXTRACE record, at *@p
+ * The next block of the data after the last AUXTRACE record, at *@p
  * (valid until the next call) for *@n bytes: 1; 0 once it is all read.
  * The AUXTRACE record perfx_session__next() gave is invalid after it.
  */
