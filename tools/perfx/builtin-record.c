@@ -58,6 +58,7 @@ enum {
 	OPT_AFFINITY,
 	OPT_AIO,
 	OPT_MMAP_FLUSH,
+	OPT_BUILDID_ALL,
 };
 
 static const struct usage_option record_options[] = {
@@ -77,6 +78,8 @@ static const struct usage_option record_options[] = {
 	{ 'q', "quiet", NULL, "don't print any warnings or messages", 0 },
 	{ 't', "tid", "tid", "record events on existing thread id", 0 },
 	{ 'v', "verbose", NULL, "be more verbose (show counter open errors, etc)", 0 },
+	{ 0, "buildid-all", NULL, "Record build-id of all DSOs regardless of hits", 0,
+	  OPT_BUILDID_ALL },
 	{ 0, "num-thread-synthesize", "n",
 	  "number of threads to run for event synthesis", 0, OPT_NUM_THREAD_SYNTH },
 	{ 0, "proc-map-timeout", "n", "per thread proc mmap processing timeout in ms", 0,
@@ -112,6 +115,7 @@ struct record {
 	const char		*output;
 	bool			system_wide;
 	bool			no_buildid;
+	bool			buildid_all;	/* of every DSO mapped, not only those hit */
 	bool			quiet;
 	int			verbose;
 	unsigned int		mmap_pages;
@@ -365,6 +369,9 @@ static int record__option(struct record *rec, int c, const char *arg)
 		if (parse_size(arg, &rec->mmap_flush, &unit))
 			return record__bad_value("--mmap-flush", arg,
 						 "a number of bytes, or a size like 16K");
+		return 0;
+	case OPT_BUILDID_ALL:
+		rec->buildid_all = true;
 		return 0;
 	}
 	return -EINVAL;
@@ -1021,7 +1028,8 @@ static void record__count(struct record *rec, const struct perf_event_header *ev
 
 /*
  * As perf's process_buildids(): a walk over the data just written finds
- * the DSOs that samples hit, and counts the samples and what was lost.
+ * the DSOs that samples hit (or, with --buildid-all, every DSO mapped),
+ * and counts the samples and what was lost.
  */
 static int record__build_ids(struct record *rec)
 {
@@ -1038,7 +1046,7 @@ static int record__build_ids(struct record *rec)
 					rec->out.pos);
 	if (err)
 		goto out_close;
-	err = dso_hits__init(&hits, &s, false, record__add_build_id, rec);
+	err = dso_hits__init(&hits, &s, rec->buildid_all, record__add_build_id, rec);
 	while (!err && (err = perfx_session__next(&s, &ev, &pos)) > 0) {
 		record__count(rec, ev);
 		err = dso_hits__record(&hits, ev, pos);

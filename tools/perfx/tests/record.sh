@@ -194,6 +194,15 @@ for aio in "" --aio=2; do
 	check perf_clean perf report --stdio -i "$work/small/f.data"
 done
 
+# 8b: --buildid-all: the build-ids of every DSO mapped, as perf's
+record_all() { "$@" record -q --buildid-all -e cpu-clock -c 1000000000 -o "$out" -- true; }
+out=$work/full.data record_all "$PERFX" 2> "$work/err"
+out=$work/perf-all.data record_all perf 2> /dev/null
+what="--buildid-all: the build-ids of perf record --buildid-all"
+perf buildid-list -i "$work/full.data" 2> /dev/null | sort > "$work/bid-perfx"
+perf buildid-list -i "$work/perf-all.data" 2> /dev/null | sort > "$work/bid-perf"
+check grep -q '/libc\.so' "$work/bid-perfx" && diff "$work/bid-perf" "$work/bid-perfx" > "$work/err"
+
 # 9: synthesis: the same records for 1 and 4 threads
 sleepers=
 for i in 1 2 3 4 5 6; do sleep 60 & sleepers="$sleepers $!"; done
