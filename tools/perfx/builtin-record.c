@@ -1066,6 +1066,8 @@ out_close:
  * whole record that reached it (before @bad_off, the first byte an
  * asynchronous write did not write: later ones may have written past
  * it) and give it a header that says so, so that it reads up to there.
+ * A failure in the features cuts no record: the walk stops at their
+ * table, whose first offset reads as a record header of size 0.
  * Returns the records' bytes kept.
  */
 static __u64 record__salvage(struct record *rec, __u64 bad_off)
@@ -1097,8 +1099,9 @@ static int record__finish_file(struct record *rec)
 	if (!err)
 		err = perfx_header__write_file_finish(&rec->header, &rec->out,
 						      rec->out.pos - rec->data_start);
-	if (!err && close(rec->out.fd))
-		err = -errno;
+	if (err)
+		return err;
+	err = close(rec->out.fd) ? -errno : 0;
 	rec->out.fd = -1;
 	return err;
 }

@@ -194,7 +194,12 @@ for aio in "" --aio=2; do
 	check perf_clean perf report --stdio -i "$work/small/f.data"
 done
 
-# 8b: --buildid-all: the build-ids of every DSO mapped, as perf's
+# 8b: --buildid-all: the build-ids of every DSO mapped, as perf's.
+# Then a write that fails in the features, after every record is
+# written (RLIMIT_FSIZE cuts the file at a byte chosen from a full run's
+# layout, which a 1 s period and a short workload keep the same): the
+# file is cut after the records, all of them, and its header says so
+u64_at() { od -An -tu8 -j "$2" -N8 "$1" | tr -d ' '; }
 record_all() { "$@" record -q --buildid-all -e cpu-clock -c 1000000000 -o "$out" -- true; }
 out=$work/full.data record_all "$PERFX" 2> "$work/err"
 out=$work/perf-all.data record_all perf 2> /dev/null
@@ -202,6 +207,20 @@ what="--buildid-all: the build-ids of perf record --buildid-all"
 perf buildid-list -i "$work/full.data" 2> /dev/null | sort > "$work/bid-perfx"
 perf buildid-list -i "$work/perf-all.data" 2> /dev/null | sort > "$work/bid-perf"
 check grep -q '/libc\.so' "$work/bid-perfx" && diff "$work/bid-perf" "$work/bid-perfx" > "$work/err"
+data_size=$(u64_at "$work/full.data" 48)
+data_end=$(( $(u64_at "$work/full.data" 40) + data_size ))
+full_size=$(stat -c %s "$work/full.data")
+for cut in $((data_end + 1)) $((full_size - 1)); do
+	rm -f "$work/cut.data"
+	(trap '' XFSZ; out=$work/cut.data record_all prlimit --fsize="$cut" "$PERFX") 2> "$work/err"
+	rc=$?
+	what="a write failing at byte $cut of $full_size, in the features: exit 255 naming EFBIG, the $data_size bytes of records kept"
+	check [ $rc -eq 255 ] && grep -q "not finished (EFBIG): it holds the $data_size bytes" "$work/err" &&
+		[ "$(u64_at "$work/cut.data" 48)" = "$data_size" ] &&
+		[ "$(stat -c %s "$work/cut.data")" -eq "$data_end" ]
+	what="a write failing at byte $cut, in the features: perf script reads the records, no warning"
+	check perf_clean perf script --show-task-events --show-mmap-events -i "$work/cut.data"
+done
 
 # 9: synthesis: the same records for 1 and 4 threads
 sleepers=
