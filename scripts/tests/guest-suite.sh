@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # guest-suite.sh - what `make check` runs inside the guest: the kselftests,
-# the test bed's own guest checks and perfx's guest tests when they exist.
+# the test bed's own guest checks, the series' perf patches against the
+# guest's perf and perfx's guest tests when they exist.
 # Every part prints its own "NAME: N passed, N failed, N skipped" line.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rc=0
@@ -9,6 +10,7 @@ rc=0
 echo "guest: $(uname -r), $(nproc) CPUs"
 "$top/scripts/tests/guest-cgroup.sh" || rc=1
 make -s -C "$top/selftests" run_tests || rc=1
+"$top/scripts/tests/guest-perf.sh" || rc=1
 if [ -x "$top/tools/perfx/tests/guest/run" ]; then
 	"$top/tools/perfx/tests/guest/run" || rc=1
 fi
