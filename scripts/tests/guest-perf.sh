@@ -15,7 +15,8 @@
 #     0.02, context switches per second within 25% + 5/s), and A's busy
 #     loop and B's sleeper show in them (A's share of 2 CPUs with the
 #     three tools at least a quarter of one);
-#  3. a cgroup named twice prints as perf 6.1 prints it;
+#  3. a cgroup named twice prints as perf 6.1 prints it, and a group
+#     keeps cgroup events (CPUs x events x cgroups fds), as -v says;
 #  4. tools/perf/tests/shell/stat_cgroup_share.sh, the series' perf test,
 #     passes with it.
 # Ends with "perf-intree: N passed, N failed, N skipped".
@@ -59,7 +60,7 @@ all_skip()
 	local t
 
 	for t in "fds" "strace" "counts against perf 6.1 and perfx" "A's and B's counts" \
-		 "a cgroup named twice" "the perf shell test"; do
+		 "a cgroup named twice" "a group" "the perf shell test"; do
 		skipit "$t" "$1"
 	done
 	exit
@@ -178,6 +179,13 @@ check "A's and B's counts: A uses ${a_ut:-?} CPUs (0.25-1.1), B switches ${b_cs:
 perf stat -a -x, --for-each-cgroup "$A,$B,$A" -e "$EVENTS" sleep 0.2 2> "$work/old2"
 check "a cgroup named twice: the lines of perf 6.1" \
 	"diff <(cut -d, -f2-4 '$work/old2') <(cut -d, -f2-4 '$work/new2') > /dev/null"
+
+# a group keeps cgroup events: CPUs x 2 events x 2 cgroups fds
+"$PERF" stat -v -a -x, --for-each-cgroup "$A,$B" -e '{task-clock,context-switches}' \
+	-- "$COUNT_FDS" "$work/gfds" 0.2 2> "$work/group"
+gfds=$(cat "$work/gfds" 2>/dev/null || echo none)
+check "a group: cgroup events as before, $gfds fds, want $((ncpus * 4)), -v says so" \
+	"[ '$gfds' = $((ncpus * 4)) ] && grep -q 'counted by cgroup events' '$work/group'"
 
 for p in "${pids[@]}"; do
 	kill "$p" 2>/dev/null
