@@ -9,7 +9,7 @@ KERNEL_IMAGE := build/kbuild-$(CONFIG)/arch/x86/boot/bzImage
 HAVE_PERFX := $(wildcard tools/perfx/Makefile)
 
 .PHONY: help deps source kernel perfx perf selftests vm run check check-host \
-	check-guest series-export series-check series-mail bench bench-mem stress clean \
+	check-guest series-export series-check series-mail bench bench-dims bench-mem stress clean \
 	distclean
 
 help:
@@ -32,6 +32,8 @@ help:
 	@echo 'make bench          the cgroup overhead benchmark in the base guest, with plots,'
 	@echo '                    the 32-vCPU scale run, and perf record --affinity/--aio'
 	@echo '                    beside perfx in 2-node guests (bench/README.md)'
+	@echo 'make bench-dims     that benchmark at K = 200 against 1, 8, 32 events and'
+	@echo '                    1, 4, 16 levels of counted cgroups (bench/README.md)'
 	@echo 'make bench-mem      kernel memory of 8 events x K cgroups on every CPU of the'
 	@echo '                    debug guest, K = 1000 and 65536 (bench/README.md)'
 	@echo 'make stress         the stress selftest and the ABI fuzzer together in the debug'
@@ -86,7 +88,7 @@ series-mail: source
 # benchmarks run on the non-debug kernel: lockdep would dominate the costs;
 # perf for its --bpf-counters column (n/a in the guest: its kernel has no BTF,
 # Documentation/benchmarks.rst)
-bench: deps perfx perf
+bench: deps perfx perf bench-dims
 	@scripts/kernel-build -c base
 	@scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 \
 		-o bench/results/overhead-guest-latest.md \
@@ -100,6 +102,21 @@ bench: deps perfx perf
 		-o bench/results/record-numa-guest-latest-2x2.md
 	@scripts/vm -c base -s 16 -n 2 -m 4G -t 5400 -- bench/record-numa.sh -r 3 \
 		-o bench/results/record-numa-guest-latest-2x8.md
+
+# the cover letter's scaling: K = 200 against the events counted (1, 8, 32)
+# and the levels the counted cgroups occupy (1, 4, 16); perf-tree is the
+# series' perf stat, built by scripts/perf-build -m
+bench-dims: deps perfx
+	@scripts/kernel-build -c base
+	@scripts/perf-build -m
+	@for e in 1 8 32; do \
+		scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 -k 200 -e $$e \
+			-o bench/results/dims-guest-latest-e$$e.md || exit; \
+	done
+	@for d in 1 4 16; do \
+		scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 -k 200 -d $$d \
+			-o bench/results/dims-guest-latest-d$$d.md || exit; \
+	done
 
 build/bench/cgroup-share-mem: bench/cgroup-share-mem.c \
 		selftests/perf_events/cgroup_share_util.h

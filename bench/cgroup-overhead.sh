@@ -6,7 +6,7 @@
 # mode is reported as n/a where the kernel lacks the ioctls):
 #
 #   bench/cgroup-overhead.sh [-k "1 10 200 1000"] [-l LOOPS] [-r REPS] [-T] [-o FILE]
-#                            [-p SVG]
+#                            [-p SVG] [-e EVENTS] [-d DEPTH]
 #
 # For each K it creates K cgroups perfx-bench/c0..c<K-1>; the ping-pong
 # (perfx bench sched pipe -G c0,c1: two tasks pinned to one CPU, each in its
@@ -22,6 +22,11 @@
 #                 skeletons, else the machine's perf; n/a when that perf
 #                 has no BPF skeletons, as Debian's 6.1, or the kernel no
 #                 BTF for their CO-RE reads: the table's notes say why)
+#   perf-tree     perf stat -a --for-each-cgroup of the tree's perf, the
+#                 series' in-tree user ($PERF_TREE, default build/perf-min/perf
+#                 from scripts/perf-build -m): one event per CPU and event,
+#                 all cgroups attached; n/a where it falls back to cgroup
+#                 events
 #   per-cgroup    perfx stat --cgroup-mode per-cgroup (the same scheme)
 #   bpf           perfx stat --cgroup-mode bpf (one event per CPU and event,
 #                 summed per cgroup by a BPF program at each cgroup switch;
@@ -35,6 +40,12 @@
 # emulated TLB, so each page the switch path touches afterwards costs a
 # software page walk; -T shows the costs without that emulation artefact.
 #
+# -e counts EVENTS events instead of 8 (the 8 software events repeated, or
+# the first EVENTS of them).  -d puts the K cgroups DEPTH levels down,
+# under a chain base/l1/.../l<DEPTH-1> whose cgroups are counted too, so
+# that the counted cgroups occupy DEPTH levels: the switch's work per
+# level shows against DEPTH (the ping-pong's cgroups are two of the K).
+#
 # and prints a markdown table: usec/op of each repetition, the overhead of
 # the mean over "nothing", the counting fds, the setup time (open and
 # attach) and the time for one read of all counts with its syscalls.  With
@@ -45,9 +56,12 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 PERFX=${PERFX:-$TOP/tools/perfx/perfx}
 PERF_BPF=${PERF_BPF:-$TOP/build/perf/perf}
 [ -x "$PERF_BPF" ] || PERF_BPF=perf
-MODES="nothing perf perf-bpf per-cgroup bpf shared"
-EVENTS=cpu-clock,task-clock,context-switches,cpu-migrations,page-faults,minor-faults,major-faults,cgroup-switches
+PERF_TREE=${PERF_TREE:-$TOP/build/perf-min/perf}
+MODES="nothing perf perf-bpf perf-tree per-cgroup bpf shared"
+SW_EVENTS=(cpu-clock task-clock context-switches cpu-migrations page-faults minor-faults
+	   major-faults cgroup-switches)
 NEV=8
+DEPTH=1
 KS="1 10 200 1000"
 LOOPS=20000
 REPS=2
@@ -55,7 +69,7 @@ THREADS=
 OUT=
 SVG=
 
-while getopts "k:l:r:o:p:Th" o; do
+while getopts "k:l:r:o:p:e:d:Th" o; do
 	case $o in
 	k) KS=$OPTARG ;;
 	l) LOOPS=$OPTARG ;;
@@ -63,9 +77,15 @@ while getopts "k:l:r:o:p:Th" o; do
 	T) THREADS=-T ;;
 	o) OUT=$OPTARG ;;
 	p) SVG=$OPTARG ;;
-	*) sed -n '3,41p' "$0"; exit 0 ;;
+	e) NEV=$OPTARG ;;
+	d) DEPTH=$OPTARG ;;
+	*) sed -n '3,52p' "$0"; exit 0 ;;
 	esac
 done
+[[ $NEV =~ ^[1-9][0-9]*$ ]] || { echo "cgroup-overhead: -e takes a number of events, not '$NEV'" >&2; exit 1; }
+[[ $DEPTH =~ ^[1-9][0-9]*$ ]] || { echo "cgroup-overhead: -d takes a depth of 1 or more, not '$DEPTH'" >&2; exit 1; }
+EVENTS=
+for i in $(seq 0 $((NEV - 1))); do EVENTS=$EVENTS${EVENTS:+,}${SW_EVENTS[i % 8]}; done
 [ "$(id -u)" = 0 ] || { echo "cgroup-overhead: run as root" >&2; exit 1; }
 [ -x "$PERFX" ] || { echo "cgroup-overhead: build $PERFX first" >&2; exit 1; }
 [ -z "$SVG" ] || command -v gnuplot > /dev/null ||
@@ -79,7 +99,12 @@ done
 ncpus=$(getconf _NPROCESSORS_ONLN)
 ulimit -n 1048576 2>/dev/null || ulimit -n "$(ulimit -Hn)"	# K x CPUs x 8 fds
 work=$(mktemp -d)
-base=perfx-bench${THREADS:+-threads}
+top=perfx-bench${THREADS:+-threads}
+# the chain above the K cgroups, one counted cgroup a level
+levels=("$top")
+for i in $(seq 1 $((DEPTH - 1))); do levels+=("${levels[-1]}/l$i"); done
+base=${levels[-1]}
+chain=$(printf '%s\n' "${levels[@]:1}" | paste -sd,)
 tasks=processes
 [ -z "$THREADS" ] || tasks=threads
 
@@ -92,13 +117,17 @@ cleanup()
 	for i in $(seq 0 $((maxk - 1))); do
 		rmdir "$mnt/$base/c$i" 2>/dev/null || true
 	done
-	rmdir "$mnt/$base" 2>/dev/null || true
+	for i in $(seq $((${#levels[@]} - 1)) -1 0); do
+		rmdir "$mnt/${levels[i]}" 2>/dev/null || true
+	done
 }
 maxk=0
 for k in $KS; do [ "$k" -gt "$maxk" ] && maxk=$k; done
 trap cleanup EXIT
 mkdir -p "$mnt/$base"
-echo "+pids" > "$mnt/$base/cgroup.subtree_control" 2>/dev/null || true
+for d in "${levels[@]}"; do
+	echo "+pids" > "$mnt/$d/cgroup.subtree_control" 2>/dev/null || true
+done
 for i in $(seq 0 $((maxk - 1))); do
 	mkdir -p "$mnt/$base/c$i"
 	if [ -n "$THREADS" ]; then echo threaded > "$mnt/$base/c$i/cgroup.type"; fi
@@ -148,7 +177,7 @@ run()
 {
 	local mode=$1 k=$2 list i
 
-	list=$base/c0
+	list=$chain${chain:+,}$base/c0
 	for i in $(seq 1 $((k - 1))); do list=$list,$base/c$i; done
 	case $mode in
 	nothing)
@@ -158,11 +187,20 @@ run()
 	perf)
 		perf stat -a -x, -e "$EVENTS" --for-each-cgroup "$list" -o "$work/counts" \
 			-- "${bench_cmd[@]}" > "$work/out" 2> "$work/err"
-		echo "$(usec "$work/out") $((ncpus * NEV * k)) - - -"
+		echo "$(usec "$work/out") $((ncpus * NEV * (k + DEPTH - 1))) - - -"
 		;;
 	perf-bpf)
 		if ! "$PERF_BPF" stat -a -x, -e "$EVENTS" --bpf-counters --for-each-cgroup "$list" \
 			-o "$work/counts" -- "${bench_cmd[@]}" > "$work/out" 2> "$work/err"; then
+			not_available "$mode"
+			return
+		fi
+		echo "$(usec "$work/out") $((ncpus * NEV)) - - -"
+		;;
+	perf-tree)
+		if ! "$PERF_TREE" stat -v -a -x, -e "$EVENTS" --for-each-cgroup "$list" \
+			-o "$work/counts" -- "${bench_cmd[@]}" > "$work/out" 2> "$work/err" ||
+		   ! grep -q "shared events per CPU" "$work/err"; then
 			not_available "$mode"
 			return
 		fi
@@ -188,8 +226,10 @@ run()
 	echo
 	echo "ping-pong of $LOOPS round trips between c0 and c1 pinned to one CPU, two $tasks;"
 	echo "$NEV software events counted system-wide for K cgroups; $REPS repetitions."
-	echo "perf: $(perf version 2>&1); perf-bpf: $PERF_BPF, $("$PERF_BPF" version 2>&1)"
-	echo "Command: bench/cgroup-overhead.sh -k \"$KS\" -l $LOOPS -r $REPS${THREADS:+ -T}${SVG:+ -p $SVG}"
+	[ "$DEPTH" = 1 ] || echo "The K cgroups are $DEPTH levels down; the $((DEPTH - 1)) above them are counted too."
+	echo "perf: $(perf version 2>&1); perf-bpf: $PERF_BPF, $("$PERF_BPF" version 2>&1);" \
+	     "perf-tree: $PERF_TREE, $("$PERF_TREE" version 2>&1)"
+	echo "Command: bench/cgroup-overhead.sh -k \"$KS\" -l $LOOPS -r $REPS${THREADS:+ -T}${SVG:+ -p $SVG} -e $NEV -d $DEPTH"
 	echo
 	echo "| K | mode | usec/op | overhead | counting fds | setup ms | one read ms (syscalls) |"
 	echo "|---|---|---|---|---|---|---|"
