@@ -11,12 +11,13 @@
 #     strace sees it open CPUs x events events, all without a cgroup, and
 #     attach cgroups to each with PERF_EVENT_IOC_ATTACH_CGROUP;
 #  2. its counts agree with perf 6.1's and perfx's within the tolerances of
-#     tools/perfx/tests/guest/cgroup-share.sh (CPUs utilized within 10% +
+#     tools/perfx/tests/guest/cgroup-compare.sh (CPUs utilized within 10% +
 #     0.02, context switches per second within 25% + 5/s), and A's busy
 #     loop and B's sleeper show in them (A's share of 2 CPUs with the
 #     three tools at least a quarter of one);
-#  3. a cgroup named twice prints as perf 6.1 prints it, and a group
-#     keeps cgroup events (CPUs x events x cgroups fds), as -v says;
+#  3. a cgroup named twice prints as perf 6.1 prints it, and a group or a
+#     tool event keeps cgroup events (CPUs x events x cgroups fds), as -v
+#     says;
 #  4. tools/perf/tests/shell/stat_cgroup_share.sh, the series' perf test,
 #     passes with it.
 # Ends with "perf-intree: N passed, N failed, N skipped".
@@ -30,68 +31,28 @@ SHELL_TEST=$top/build/linux/tools/perf/tests/shell/stat_cgroup_share.sh
 EVENTS=task-clock,context-switches,cpu-clock
 NEV=3
 DUR=5
-n=0 pass=0 fail=0 skip=0
-work=$(mktemp -d)
-pids=()
-
-ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - perf-intree: $1"; }
-notok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - perf-intree: $1"; }
-skipit() { n=$((n + 1)); skip=$((skip + 1)); echo "ok $n - perf-intree: $1 # SKIP $2"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-
-finish()
-{
-	local p
-
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	[ -n "${mnt:-}" ] && rmdir "$mnt/$A" "$mnt/$B" 2>/dev/null
-	rm -rf "$work"
-	echo "perf-intree: $pass passed, $fail failed, $skip skipped"
-	[ "$fail" -eq 0 ]
-	exit
-}
-trap finish EXIT
-
-all_skip()
-{
-	local t
-
-	for t in "fds" "strace" "counts against perf 6.1 and perfx" "A's and B's counts" \
-		 "a cgroup named twice" "a group" "the perf shell test"; do
-		skipit "$t" "$1"
-	done
-	exit
-}
-
-[ "$(id -u)" = 0 ] || all_skip "needs root"
-[ -x "$PERF" ] || all_skip "no perf at $PERF (scripts/perf-build -m)"
-command -v perf > /dev/null || all_skip "no perf 6.1 in the guest"
-mnt=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-[ -n "$mnt" ] || all_skip "no cgroup2 mount"
+TESTS="fds
+strace
+counts against perf 6.1 and perfx
+A's and B's counts
+a cgroup named twice
+a group
+a tool event (duration_time)
+the perf shell test"
+SUITE=perf-intree
 A=perf-intree-A
 B=perf-intree-B
-# 6.12: children made before anything writes the root's subtree_control get
-# no perf_event css (cgroup events fail with ENOENT); enable one first
-for c in pids memory cpu; do
-	grep -qw "$c" "$mnt/cgroup.controllers" 2>/dev/null &&
-		echo "+$c" > "$mnt/cgroup.subtree_control" 2>/dev/null && break
-done
-mkdir -p "$mnt/$A" "$mnt/$B" || all_skip "cannot create cgroups under $mnt"
-ncpus=$(getconf _NPROCESSORS_ONLN)
+. "$top/tools/perfx/tests/guest/cgroup-compare.sh"
+
+[ -x "$PERF" ] || all_skip "no perf at $PERF (scripts/perf-build -m)"
+command -v perf > /dev/null || all_skip "no perf 6.1 in the guest"
+cgroups_setup || all_skip "$why"
 
 "$PERF" stat -v -a --for-each-cgroup "$A,$B" -e task-clock true > /dev/null 2> "$work/probe"
 grep -q "shared events per CPU" "$work/probe" ||
 	all_skip "the tree's perf does not share events on $(uname -r): $(grep cgroup "$work/probe")"
 
-sh -c "echo \$\$ > $mnt/$A/cgroup.procs && exec sh -c 'while :; do :; done'" &
-pids+=($!)
-sh -c "echo \$\$ > $mnt/$B/cgroup.procs && exec python3 -c 'import time
-while True: time.sleep(0.01)'" &
-pids+=($!)
-sleep 0.5
+start_workloads
 
 # the three count the same workload at the same time: their windows open
 # at count-fds.sh's barrier and close together when done appears
@@ -112,14 +73,9 @@ while [ "$(find "$work/barrier" -name 'ready.*' | wc -l)" -lt 3 ] && [ $SECONDS 
 done
 sleep "$DUR"
 touch "$work/barrier/done"
-wait "$np"; nrc=$?
-wait "$op"; orc=$?
-wait "$xp"; xrc=$?
-nfds=$(cat "$work/nfds" 2>/dev/null || echo none)
-ofds=$(cat "$work/ofds" 2>/dev/null || echo none)
-sed 's/^/#   tree perf: /' "$work/new"
-sed 's/^/#   perf 6.1: /' "$work/old"
-sed 's/^/#   perfx: /' "$work/perfx"
+reap "$np" "$work/nfds" "$work/new" "tree perf"; nrc=$rc nfds=$fds
+reap "$op" "$work/ofds" "$work/old" "perf 6.1"; orc=$rc ofds=$fds
+reap "$xp" "$work/xfds" "$work/perfx" perfx; xrc=$rc
 
 check "fds: the tree's perf holds $nfds, want CPUs x events = $((ncpus * NEV)); perf 6.1 $ofds, want $((ncpus * NEV * 2))" \
 	"[ $nrc -eq 0 ] && [ $orc -eq 0 ] && [ '$nfds' = $((ncpus * NEV)) ] && [ '$ofds' = $((ncpus * NEV * 2)) ]"
@@ -132,37 +88,9 @@ attaches=$(grep -cE 'ioctl\([0-9]+, (PERF_EVENT_IOC_ATTACH_CGROUP|_IOC\(_IOC_WRI
 check "strace: $opens events opened, $cgroup_opens of them cgroup events, $attaches attached; want $((ncpus * NEV)), 0, $((ncpus * NEV))" \
 	"[ $opens -eq $((ncpus * NEV)) ] && [ $cgroup_opens -eq 0 ] && [ $attaches -eq $((ncpus * NEV)) ]"
 
-# val FILE EVENT CGROUP [FIELD] - a field of the -x, line (1: value, 7: metric)
-val()
-{
-	awk -F, -v e="$2" -v c="$3" -v f="${4:-1}" '$3 == e && $4 == c { print $f }' "$1"
-}
-
-# rate FILE CGROUP - context switches per second of wall time
-rate()
-{
-	awk -F, -v c="$2" '$4 == c && $3 == "task-clock" { wall = $1 / $7 / 1000 }
-		$4 == c && $3 == "context-switches" { cs = $1 }
-		END { if (wall > 0) printf "%.1f", cs / wall }' "$1"
-}
-
 bad=
-for other in old perfx; do
-	for cg in "$A" "$B"; do
-		for e in task-clock cpu-clock; do
-			s=$(val "$work/new" "$e" "$cg" 7)
-			p=$(val "$work/$other" "$e" "$cg" 7)
-			awk -v s="$s" -v p="$p" 'BEGIN { if (s == "" || p == "") exit 1
-				d = s > p ? s - p : p - s; m = s > p ? s : p; exit !(d <= 0.1 * m + 0.02) }' ||
-				bad="$bad $other:$cg/$e(util $s vs $p)"
-		done
-		s=$(rate "$work/new" "$cg")
-		p=$(rate "$work/$other" "$cg")
-		awk -v s="$s" -v p="$p" 'BEGIN { if (s == "" || p == "") exit 1
-			d = s > p ? s - p : p - s; m = s > p ? s : p; exit !(d <= 0.25 * m + 5) }' ||
-			bad="$bad $other:$cg/context-switches($s/s vs $p/s)"
-	done
-done
+agree "$work/new" "$work/old" old:
+agree "$work/new" "$work/perfx" perfx:
 check "counts against perf 6.1 and perfx on the same workload (exit $orc, $xrc):${bad:- all within tolerance}" \
 	"[ $orc -eq 0 ] && [ $xrc -eq 0 ] && [ -z '$bad' ]"
 
@@ -187,11 +115,15 @@ gfds=$(cat "$work/gfds" 2>/dev/null || echo none)
 check "a group: cgroup events as before, $gfds fds, want $((ncpus * 4)), -v says so" \
 	"[ '$gfds' = $((ncpus * 4)) ] && grep -q 'counted by cgroup events' '$work/group'"
 
-for p in "${pids[@]}"; do
-	kill "$p" 2>/dev/null
-done
-wait 2>/dev/null
-pids=()
+# a tool event has no kernel event to share: cgroup events, no crash
+"$PERF" stat -v -a -x, --for-each-cgroup "$A,$B" -e task-clock,duration_time \
+	sleep 0.2 2> "$work/tool"
+trc=$?
+check "a tool event (duration_time): exit $trc, cgroup events as before" \
+	"[ $trc -eq 0 ] && grep -q 'counted by cgroup events' '$work/tool' &&
+	 [ -n \"\$(val '$work/tool' task-clock '$A')\" ]"
+
+stop_workloads
 PATH=$(dirname "$PERF"):$PATH sh "$SHELL_TEST" -v > "$work/shell" 2>&1
 src=$?
 sed 's/^/#   /' "$work/shell"

@@ -31,57 +31,20 @@ PERFX=${1:-${PERFX:-$here/../../perfx}}
 EVENTS={task-clock,context-switches},cpu-clock,cgroup-switches	# a group too
 NEV=4
 DUR=5
-n=0 pass=0 fail=0 skip=0
-work=$(mktemp -d)
-pids=()
-
-ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - perfx-guest: $1"; }
-notok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - perfx-guest: $1"; }
-skipit() { n=$((n + 1)); skip=$((skip + 1)); echo "ok $n - perfx-guest: $1 # SKIP $2"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-
-finish()
-{
-	local p
-
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	[ -n "${mnt:-}" ] && rmdir "$mnt/$A" "$mnt/$B" 2>/dev/null
-	rm -rf "$work"
-	echo "perfx-guest: $pass passed, $fail failed, $skip skipped"
-	[ "$fail" -eq 0 ]
-	exit
-}
-trap finish EXIT
-
-all_skip()
-{
-	local t
-
-	for t in "fds in shared mode" "fds in per-cgroup mode" "A's counts" "B's counts" \
-		 "shared matches per-cgroup" "a group reads in one READ_CGROUP" \
-		 "a tracepoint in shared mode"; do
-		skipit "$t" "$1"
-	done
-	exit
-}
-
-[ "$(id -u)" = 0 ] || all_skip "needs root"
-[ -x "$PERFX" ] || all_skip "no perfx binary at $PERFX (make -C tools/perfx)"
-mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
-[ -n "$mnt" ] || all_skip "no cgroup2 mount"
+TESTS="fds in shared mode
+fds in per-cgroup mode
+A's counts
+B's counts
+shared matches per-cgroup
+a group reads in one READ_CGROUP
+a tracepoint in shared mode"
+SUITE=perfx-guest
 A=perfx-guest-A
 B=perfx-guest-B
-# 6.12: children made before anything writes the root's subtree_control get
-# no perf_event css (per-cgroup events fail with ENOENT); enable one first
-for c in pids memory cpu; do
-	grep -qw "$c" "$mnt/cgroup.controllers" 2>/dev/null &&
-		echo "+$c" > "$mnt/cgroup.subtree_control" 2>/dev/null && break
-done
-mkdir -p "$mnt/$A" "$mnt/$B" || all_skip "cannot create cgroups under $mnt"
-ncpus=$(getconf _NPROCESSORS_ONLN)
+. "$here/cgroup-compare.sh"
+
+[ -x "$PERFX" ] || all_skip "no perfx binary at $PERFX (make -C tools/perfx)"
+cgroups_setup || all_skip "$why"
 
 "$PERFX" stat -a --cgroup-mode shared --for-each-cgroup "$A,$B" -e task-clock true \
 	> /dev/null 2> "$work/probe"
@@ -91,13 +54,7 @@ elif [ -s "$work/probe" ] && grep -q "perfx: " "$work/probe"; then
 	sed 's/^/#   /' "$work/probe"
 fi
 
-# the workloads: a busy loop in A, a sleeper loop in B
-sh -c "echo \$\$ > $mnt/$A/cgroup.procs && exec sh -c 'while :; do :; done'" &
-pids+=($!)
-sh -c "echo \$\$ > $mnt/$B/cgroup.procs && exec python3 -c 'import time
-while True: time.sleep(0.01)'" &
-pids+=($!)
-sleep 0.5
+start_workloads
 
 # both modes count the same workload at the same time
 mkdir -p "$work/barrier"
@@ -107,31 +64,13 @@ sp=$!
 "$PERFX" stat -a -x, --cgroup-mode per-cgroup --for-each-cgroup "$A,$B" -e "$EVENTS" \
 	-- "$here/count-fds.sh" "$work/pfds" "$DUR" "$work/barrier" 2 2> "$work/percg" &
 pp=$!
-wait "$sp"; src=$?
-wait "$pp"; prc=$?
-sfds=$(cat "$work/sfds" 2>/dev/null || echo none)
-pfds=$(cat "$work/pfds" 2>/dev/null || echo none)
-sed 's/^/#   shared: /' "$work/shared"
-sed 's/^/#   per-cgroup: /' "$work/percg"
+reap "$sp" "$work/sfds" "$work/shared" shared; src=$rc sfds=$fds
+reap "$pp" "$work/pfds" "$work/percg" per-cgroup; prc=$rc pfds=$fds
 
 check "fds in shared mode: $sfds, want CPUs x events = $((ncpus * NEV))" \
 	"[ $src -eq 0 ] && [ '$sfds' = $((ncpus * NEV)) ]"
 check "fds in per-cgroup mode: $pfds, want CPUs x events x 2 = $((ncpus * NEV * 2))" \
 	"[ $prc -eq 0 ] && [ '$pfds' = $((ncpus * NEV * 2)) ]"
-
-# val FILE EVENT CGROUP [FIELD] - a field of the -x, line (1: value, 7: metric)
-val()
-{
-	awk -F, -v e="$2" -v c="$3" -v f="${4:-1}" '$3 == e && $4 == c { print $f }' "$1"
-}
-
-# rate FILE CGROUP - context switches per second of wall time
-rate()
-{
-	awk -F, -v c="$2" '$4 == c && $3 == "task-clock" { wall = $1 / $7 / 1000 }
-		$4 == c && $3 == "context-switches" { cs = $1 }
-		END { if (wall > 0) printf "%.1f", cs / wall }' "$1"
-}
 
 a_ut=$(val "$work/shared" task-clock "$A" 7)
 b_ut=$(val "$work/shared" task-clock "$B" 7)
@@ -146,20 +85,7 @@ check "B's counts: ${b_cs:-?} context switches (> 50), ${b_ut:-?} CPUs < A's / 3
 	"awk -v b='$b_cs' -v bu='$b_ut' -v au='$a_ut' 'BEGIN { exit !(b > 50 && bu < au / 3) }'"
 
 bad=
-for cg in "$A" "$B"; do
-	for e in task-clock cpu-clock; do
-		s=$(val "$work/shared" "$e" "$cg" 7)
-		p=$(val "$work/percg" "$e" "$cg" 7)
-		awk -v s="$s" -v p="$p" 'BEGIN { if (s == "" || p == "") exit 1
-			d = s > p ? s - p : p - s; m = s > p ? s : p; exit !(d <= 0.1 * m + 0.02) }' ||
-			bad="$bad $cg/$e(util $s vs $p)"
-	done
-	s=$(rate "$work/shared" "$cg")
-	p=$(rate "$work/percg" "$cg")
-	awk -v s="$s" -v p="$p" 'BEGIN { if (s == "" || p == "") exit 1
-		d = s > p ? s - p : p - s; m = s > p ? s : p; exit !(d <= 0.25 * m + 5) }' ||
-		bad="$bad $cg/context-switches($s/s vs $p/s)"
-done
+agree "$work/shared" "$work/percg" ""
 grep -q "not counted" "$work/shared" "$work/percg" && bad="$bad <not counted>"
 check "shared matches per-cgroup on the same workload:${bad:- all within tolerance}" \
 	"[ -z '$bad' ]"
