@@ -18,12 +18,16 @@
 #define MS		1000000ULL
 #define CPU		0
 
-/* |count - expect| <= 2% of expect + 5 ms: see task_clock_matches_cpu_time */
+/*
+ * count at most 2% + 5 ms below expect, at most 10% + 20 ms above it: see
+ * task_clock_matches_cpu_time.  Falling short means counts were lost; a
+ * count above the tasks' CPU time also holds the interrupts taken while
+ * they ran, which under an emulator on a loaded host last long.
+ */
 static bool near(__u64 count, __u64 expect)
 {
-	__u64 slack = expect / 50 + 5 * MS;
-
-	return count + slack >= expect && count <= expect + slack;
+	return count + expect / 50 + 5 * MS >= expect &&
+	       count <= expect + expect / 10 + 20 * MS;
 }
 
 /* EXPECT_TRUE(near()), with both values when they are not */
@@ -120,10 +124,12 @@ TEST_F(share, idle_cgroup_reads_zero)
 
 /*
  * task-clock counted for A matches the CPU time of the only task that ever
- * ran in A (its rusage, which covers its whole life) within 2% + 5 ms:
- * the slack covers the context switch paths at both ends, which one side
- * counts and the other does not, and clock reads under emulation (seen:
- * 0.2% under QEMU TCG).
+ * ran in A (its rusage, which covers its whole life): at most 2% + 5 ms
+ * less, for the context switch paths at both ends, which one side counts
+ * and the other does not, and clock reads under emulation (seen: 0.2%
+ * under QEMU TCG); at most 10% + 20 ms more, as the count also holds the
+ * interrupts the task took, which rusage may leave out (seen: 4.3% under
+ * TCG on a loaded host).
  */
 TEST_F(share, task_clock_matches_cpu_time)
 {
