@@ -4,17 +4,20 @@
 # --for-each-cgroup of the tree's perf (build/perf-min/perf, scripts/perf-build
 # -m), inside the guest (patched kernel), against the guest's own perf 6.1,
 # which counts the same cgroups with cgroup events (what the tree's perf
-# falls back to without the ioctls), and against perfx's shared mode.  With
-# a busy loop in cgroup A and a sleeper in B, all three counting at once:
+# falls back to without the ioctls), against itself with --no-cgroup-share
+# (cgroup events too) and against perfx's shared mode.  With a busy loop in
+# cgroup A and a sleeper in B, all four counting at once:
 #  1. the tree's perf holds exactly CPUs x events perf_event fds while it
-#     counts (count-fds.sh, in /proc/PID/fd), perf 6.1 CPUs x events x 2;
+#     counts (count-fds.sh, in /proc/PID/fd), perf 6.1 and the tree's perf
+#     with --no-cgroup-share CPUs x events x 2;
 #     strace sees it open CPUs x events events, all without a cgroup, and
 #     attach cgroups to each with PERF_EVENT_IOC_ATTACH_CGROUP;
-#  2. its counts agree with perf 6.1's and perfx's within the tolerances of
+#  2. its counts agree with perf 6.1's, its own with --no-cgroup-share and
+#     perfx's within the tolerances of
 #     tools/perfx/tests/guest/cgroup-compare.sh (CPUs utilized within 10% +
 #     0.02, context switches per second within 25% + 5/s), and A's busy
 #     loop and B's sleeper show in them (A's share of 2 CPUs with the
-#     three tools at least a quarter of one);
+#     four tools at least a quarter of one);
 #  3. a cgroup named twice prints as perf 6.1 prints it, and a group or a
 #     tool event keeps cgroup events (CPUs x events x cgroups fds), as -v
 #     says;
@@ -34,6 +37,7 @@ DUR=5
 TESTS="fds
 strace
 counts against perf 6.1 and perfx
+--no-cgroup-share
 A's and B's counts
 a cgroup named twice
 a group
@@ -54,27 +58,31 @@ grep -q "shared events per CPU" "$work/probe" ||
 
 start_workloads
 
-# the three count the same workload at the same time: their windows open
+# the four count the same workload at the same time: their windows open
 # at count-fds.sh's barrier and close together when done appears
 mkdir -p "$work/barrier"
 strace -f -qq -e trace=perf_event_open,ioctl -o "$work/strace" \
 	"$PERF" stat -a -x, --for-each-cgroup "$A,$B" -e "$EVENTS" \
-	-- "$COUNT_FDS" "$work/nfds" 120 "$work/barrier" 3 done 2> "$work/new" &
+	-- "$COUNT_FDS" "$work/nfds" 120 "$work/barrier" 4 done 2> "$work/new" &
 np=$!
 perf stat -a -x, --for-each-cgroup "$A,$B" -e "$EVENTS" \
-	-- "$COUNT_FDS" "$work/ofds" 120 "$work/barrier" 3 done 2> "$work/old" &
+	-- "$COUNT_FDS" "$work/ofds" 120 "$work/barrier" 4 done 2> "$work/old" &
 op=$!
+"$PERF" stat -a -x, --no-cgroup-share --for-each-cgroup "$A,$B" -e "$EVENTS" \
+	-- "$COUNT_FDS" "$work/cfds" 120 "$work/barrier" 4 done 2> "$work/nocs" &
+cp=$!
 "$PERFX" stat -a -x, --cgroup-mode shared --for-each-cgroup "$A,$B" -e "$EVENTS" \
-	-- "$COUNT_FDS" "$work/xfds" 120 "$work/barrier" 3 done 2> "$work/perfx" &
+	-- "$COUNT_FDS" "$work/xfds" 120 "$work/barrier" 4 done 2> "$work/perfx" &
 xp=$!
 end=$((SECONDS + 100))
-while [ "$(find "$work/barrier" -name 'ready.*' | wc -l)" -lt 3 ] && [ $SECONDS -lt $end ]; do
+while [ "$(find "$work/barrier" -name 'ready.*' | wc -l)" -lt 4 ] && [ $SECONDS -lt $end ]; do
 	sleep 0.1
 done
 sleep "$DUR"
 touch "$work/barrier/done"
 reap "$np" "$work/nfds" "$work/new" "tree perf"; nrc=$rc nfds=$fds
 reap "$op" "$work/ofds" "$work/old" "perf 6.1"; orc=$rc ofds=$fds
+reap "$cp" "$work/cfds" "$work/nocs" "tree perf --no-cgroup-share"; crc=$rc cfds=$fds
 reap "$xp" "$work/xfds" "$work/perfx" perfx; xrc=$rc
 
 check "fds: the tree's perf holds $nfds, want CPUs x events = $((ncpus * NEV)); perf 6.1 $ofds, want $((ncpus * NEV * 2))" \
@@ -94,10 +102,16 @@ agree "$work/new" "$work/perfx" perfx:
 check "counts against perf 6.1 and perfx on the same workload (exit $orc, $xrc):${bad:- all within tolerance}" \
 	"[ $orc -eq 0 ] && [ $xrc -eq 0 ] && [ -z '$bad' ]"
 
+# the same binary both ways: only the kernel's split of the counts differs
+bad=
+agree "$work/new" "$work/nocs" no-share:
+check "--no-cgroup-share: $cfds fds, want CPUs x events x 2 = $((ncpus * NEV * 2)), exit $crc, counts of the shared events:${bad:- all within tolerance}" \
+	"[ $crc -eq 0 ] && [ '$cfds' = $((ncpus * NEV * 2)) ] && [ -z '$bad' ]"
+
 a_ut=$(val "$work/new" task-clock "$A" 7)
 b_ut=$(val "$work/new" task-clock "$B" 7)
 b_cs=$(val "$work/new" context-switches "$B")
-# A's loop shares 2 CPUs with B, three counting tools and their
+# A's loop shares 2 CPUs with B, four counting tools and their
 # workloads (0.39 seen on a loaded host): at least a quarter of one
 check "A's and B's counts: A uses ${a_ut:-?} CPUs (0.25-1.1), B switches ${b_cs:-?} times (> 50) on ${b_ut:-?} CPUs (< A's / 3)" \
 	"awk -v a='$a_ut' -v b='$b_cs' -v bu='$b_ut' 'BEGIN { exit !(a > 0.25 && a < 1.1 && b > 50 && bu < a / 3) }'"

@@ -4,16 +4,26 @@
  * groups.  A leader taken out so must refuse new members with ENODEV: one
  * it took stayed on its sibling list, which the member still pointed into
  * once the leader was freed.
+ *
+ * An event opened while its CPU comes back may never get into the CPU's
+ * context; closing it must not take it out of the context's count of
+ * cgroup events, which then stopped every later cgroup event on that CPU.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include "../kselftest_harness.h"
 
@@ -151,6 +161,138 @@ TEST_F(unplugged, new_leader_takes_members)
 	if (member >= 0)
 		close(member);
 	close(leader);
+}
+
+/* The cgroup2 mount point into @buf, or NULL */
+static char *cgroup2_mount(char *buf, size_t size)
+{
+	char line[4096], point[4096], *mnt = NULL;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	while (f && !mnt && fgets(line, sizeof(line), f)) {
+		/* fields: id parent major:minor root mount-point ... */
+		if (strstr(line, " - cgroup2 ") &&
+		    sscanf(line, "%*s %*s %*s %*s %4095s", point) == 1 &&
+		    snprintf(buf, size, "%s", point) < (int)size)
+			mnt = buf;
+	}
+	if (f)
+		fclose(f);
+	return mnt;
+}
+
+static int cgroup_event_open(int cgroup_fd, int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED,
+	};
+
+	return syscall(__NR_perf_event_open, &attr, cgroup_fd, cpu, -1,
+		       PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC);
+}
+
+struct opener {
+	int cgroup_fd;
+	int cpu;
+	bool stop;		/* atomic */
+};
+
+/* Open and close cgroup events of the CPU while it goes off and on line. */
+static void *open_close(void *arg)
+{
+	struct opener *o = arg;
+	int fd;
+
+	while (!__atomic_load_n(&o->stop, __ATOMIC_RELAXED)) {
+		fd = cgroup_event_open(o->cgroup_fd, o->cpu);
+		if (fd >= 0)
+			close(fd);
+	}
+	return NULL;
+}
+
+/* A child spinning on @cpu in the cgroup at @dir, or -1 */
+static pid_t spin_in(const char *dir, int cpu)
+{
+	char path[352], pid[16];
+	cpu_set_t set;
+	pid_t child;
+	int fd;
+
+	child = fork();
+	if (child)
+		return child;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, pid, strlen(pid)) < 0 ||
+	    sched_setaffinity(0, sizeof(set), &set))
+		_exit(1);
+	for (;;)
+		;
+}
+
+TEST_F(unplugged, cgroup_events_count_after_racing_opens)
+{
+	struct opener o = { .cpu = self->cpu };
+	char mnt[256], dir[320];
+	struct { __u64 count, enabled; } v;
+	pthread_t thread;
+	pid_t child;
+	int i, fd;
+
+	if (!cgroup2_mount(mnt, sizeof(mnt)))
+		SKIP(return, "no cgroup2 mount");
+	snprintf(dir, sizeof(dir), "%s/hotplug_group.%d", mnt, getpid());
+	if (mkdir(dir, 0755))
+		SKIP(return, "cannot create a cgroup in %s: %s", mnt, strerror(errno));
+	o.cgroup_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, o.cgroup_fd);
+	fd = cgroup_event_open(o.cgroup_fd, self->cpu);
+	if (fd < 0) {
+		rmdir(dir);
+		SKIP(return, "no cgroup events: %s", strerror(errno));
+	}
+	close(fd);
+
+	/* a race: it may be missed, but 20 cycles hit it every time here */
+	ASSERT_EQ(0, pthread_create(&thread, NULL, open_close, &o));
+	for (i = 0; i < 20 && !self->offline; i++) {
+		if (!cycle_cpu(_metadata, self->cpu, &self->offline))
+			break;
+		usleep(50000);
+	}
+	__atomic_store_n(&o.stop, true, __ATOMIC_RELAXED);
+	pthread_join(thread, NULL);
+	if (i < 20) {
+		close(o.cgroup_fd);
+		rmdir(dir);
+		if (!self->offline)
+			SKIP(return, "CPU %d cannot go offline", self->cpu);
+		return;
+	}
+
+	child = spin_in(dir, self->cpu);
+	ASSERT_LT(0, child);
+	fd = cgroup_event_open(o.cgroup_fd, self->cpu);
+	EXPECT_LE(0, fd);
+	usleep(200000);
+	if (fd >= 0) {
+		EXPECT_EQ((ssize_t)sizeof(v), read(fd, &v, sizeof(v)));
+		/* the child had most of the CPU for 200 ms: at least 50 ms */
+		EXPECT_LT(50000000ULL, v.enabled);
+		EXPECT_LT(50000000ULL, v.count);
+		close(fd);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	close(o.cgroup_fd);
+	rmdir(dir);
 }
 
 TEST_HARNESS_MAIN
