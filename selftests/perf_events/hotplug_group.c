@@ -18,7 +18,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <sys/stat.h>
