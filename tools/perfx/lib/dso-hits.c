@@ -46,6 +46,7 @@ static int dso_hits__mmap(struct dso_hits *h, const struct perf_event_header *ev
 	const char *p = (const char *)ev, *name = p + off;
 	__u16 cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct dso *dso;
+	__u64 time;
 	int err;
 
 	if (ev->size <= off) {
@@ -54,9 +55,11 @@ static int dso_hits__mmap(struct dso_hits *h, const struct perf_event_header *ev
 		       ev->size, off);
 		return -EINVAL;
 	}
-	err = machine__add_map(&h->machine, cpumode, perfx__get_u32(p + 8),
-			       perfx__get_u64(p + 16), perfx__get_u64(p + 24), name,
-			       strnlen(name, ev->size - off), &dso);
+	err = perfx_session__record_time(h->session, ev, pos, &time);
+	if (!err)
+		err = machine__add_map(&h->machine, cpumode, perfx__get_u32(p + 8),
+				       perfx__get_u64(p + 16), perfx__get_u64(p + 24), time, name,
+				       strnlen(name, ev->size - off), &dso);
 	if (err || !dso)
 		return err;
 	if (ev->type == PERF_RECORD_MMAP2 && (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
@@ -80,7 +83,7 @@ static int dso_hits__sample(struct dso_hits *h, const struct perf_event_header *
 	if (h->last.valid && sample.pid == h->last.pid && sample.cpumode == h->last.cpumode &&
 	    sample.ip >= h->last.start && sample.ip < h->last.end)
 		return 0;
-	map = machine__find_map(&h->machine, sample.cpumode, sample.pid, sample.ip);
+	map = machine__find_map(&h->machine, sample.cpumode, sample.pid, sample.ip, sample.time);
 	if (map) {
 		h->last.start = map->start;
 		h->last.end = map->end;
@@ -96,18 +99,19 @@ static int dso_hits__sample(struct dso_hits *h, const struct perf_event_header *
 			return -ENOMEM;
 	}
 	if (h->nr_pending < MAX_PENDING)
-		h->pending[h->nr_pending++] = sample;
+		h->pending[h->nr_pending++] = (struct dso_hits_pending){ sample, h->round };
 	return 0;
 }
 
-/* after a map or a fork: the round's earlier samples it now explains */
+/* after a map or a fork: the earlier samples it now explains */
 static int dso_hits__pending(struct dso_hits *h)
 {
 	int i, err = 0;
 
 	for (i = 0; i < h->nr_pending && !err; i++) {
-		struct perfx_sample *s = &h->pending[i];
-		const struct map *map = machine__find_map(&h->machine, s->cpumode, s->pid, s->ip);
+		struct perfx_sample *s = &h->pending[i].sample;
+		const struct map *map = machine__find_map(&h->machine, s->cpumode, s->pid, s->ip,
+							  s->time);
 
 		if (!map)
 			continue;
@@ -120,13 +124,29 @@ static int dso_hits__pending(struct dso_hits *h)
 static int dso_hits__fork(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos)
 {
 	const char *p = (const char *)ev;
+	__u64 time;
+	int err;
 
 	if (ev->size < 24) {
 		pr_err("%s: byte offset %llu: FORK record of size %u: less than 24 bytes (EINVAL)\n",
 		       h->session->name, (unsigned long long)pos, ev->size);
 		return -EINVAL;
 	}
-	return machine__fork(&h->machine, perfx__get_u32(p + 8), perfx__get_u32(p + 12));
+	err = perfx_session__record_time(h->session, ev, pos, &time);
+	return err ? err : machine__fork(&h->machine, perfx__get_u32(p + 8),
+					 perfx__get_u32(p + 12), time);
+}
+
+/* forgets the samples pending since before the last round */
+static void dso_hits__round(struct dso_hits *h)
+{
+	int i, nr = 0;
+
+	h->round++;
+	for (i = 0; i < h->nr_pending; i++)
+		if (h->pending[i].round + 1 >= h->round)
+			h->pending[nr++] = h->pending[i];
+	h->nr_pending = nr;
 }
 
 int dso_hits__record(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos)
@@ -148,7 +168,7 @@ int dso_hits__record(struct dso_hits *h, const struct perf_event_header *ev, __u
 	case PERF_RECORD_SAMPLE:
 		return dso_hits__sample(h, ev, pos);
 	case PERF_RECORD_FINISHED_ROUND:
-		h->nr_pending = 0;
+		dso_hits__round(h);
 		return 0;
 	}
 	return 0;

@@ -16,18 +16,26 @@
  * is done with.
  *
  * perf record writes each CPU's buffer in turn, so a sample can come
- * before the MMAP of its CPU-mate's exec in the same round: such samples
- * are remembered until the round ends, and a later map that covers one
- * makes it a hit then, still before the round's FINISHED_ROUND.
+ * before the MMAP of its CPU-mate's exec, in its round or the next (perf
+ * report sorts a round with the next one up to the round's last time):
+ * such samples are remembered for two rounds, and a later record of an
+ * older map that covers one makes it a hit then, before perf would sort
+ * the sample out.
  */
+struct dso_hits_pending {
+	struct perfx_sample	sample;
+	unsigned long		round;
+};
+
 struct dso_hits {
 	struct machine		machine;
 	struct perfx_session	*session;
 	bool			all;
 	int			(*hit)(void *arg, struct dso *dso, __u16 cpumode);
 	void			*arg;
-	struct perfx_sample	*pending;
+	struct dso_hits_pending	*pending;
 	int			nr_pending;
+	unsigned long		round;		/* FINISHED_ROUNDs so far */
 	unsigned long long	nr_samples;
 	/*
 	 * The last sample's map, whose DSO is a hit already: samples come in

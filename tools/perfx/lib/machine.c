@@ -45,7 +45,7 @@ static void maps__drop_hidden(struct maps *maps, __u64 start, __u64 end)
 	maps->nr = nr;
 }
 
-static int maps__add(struct maps *maps, __u64 start, __u64 len, struct dso *dso)
+static int maps__add(struct maps *maps, __u64 start, __u64 len, __u64 time, struct dso *dso)
 {
 	__u64 end = start + len < start ? ~0ULL : start + len;
 
@@ -60,30 +60,30 @@ static int maps__add(struct maps *maps, __u64 start, __u64 len, struct dso *dso)
 		maps->alloc = alloc;
 	}
 	/* a length reaching past the top (the kernel's map) ends there */
-	maps->v[maps->nr++] = (struct map){ start, end, dso };
+	maps->v[maps->nr++] = (struct map){ start, end, time, dso };
 	maps->last = maps->nr - 1;
 	return 0;
 }
 
-static const struct map *maps__find(struct maps *maps, __u64 ip)
+static bool map__covers(const struct map *map, __u64 ip, __u64 time)
 {
-	int i;
+	return ip >= map->start && ip < map->end && map->time <= time;
+}
 
-	if (maps->nr && ip >= maps->v[maps->last].start && ip < maps->v[maps->last].end) {
-		/* still the newest map there? */
-		for (i = maps->nr - 1; i > maps->last; i--)
-			if (ip >= maps->v[i].start && ip < maps->v[i].end)
-				break;
-		maps->last = i;
-		return &maps->v[i];
-	}
-	for (i = maps->nr - 1; i >= 0; i--) {
-		if (ip >= maps->v[i].start && ip < maps->v[i].end) {
-			maps->last = i;
-			return &maps->v[i];
-		}
-	}
-	return NULL;
+static const struct map *maps__find(struct maps *maps, __u64 ip, __u64 time)
+{
+	int i, stop = -1;
+
+	/* samples come in runs: only a newer map can hide the last hit */
+	if (maps->nr && map__covers(&maps->v[maps->last], ip, time))
+		stop = maps->last;
+	for (i = maps->nr - 1; i > stop; i--)
+		if (map__covers(&maps->v[i], ip, time))
+			break;
+	if (i < 0)
+		return NULL;
+	maps->last = i;
+	return &maps->v[i];
 }
 
 /* the index of @pid in procs, or where it would go (as -index - 1) */
@@ -127,7 +127,7 @@ static struct maps *machine__findnew_maps(struct machine *m, __u32 pid)
 }
 
 int machine__add_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 start, __u64 len,
-		     const char *name, size_t name_len, struct dso **dso)
+		     __u64 time, const char *name, size_t name_len, struct dso **dso)
 {
 	struct maps *maps;
 	int err;
@@ -145,13 +145,27 @@ int machine__add_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 start, _
 		return 0;	/* guests and the hypervisor: no DSOs of ours */
 	}
 	err = dsos__findnew(&m->dsos, name, name_len, dso);
-	return err ? err : maps__add(maps, start, len, *dso);
+	return err ? err : maps__add(maps, start, len, time, *dso);
 }
 
-int machine__fork(struct machine *m, __u32 pid, __u32 ppid)
+/* @src's maps made at or before @time (@before), or after it */
+static int maps__copy(struct maps *dst, const struct maps *src, __u64 time, bool before)
 {
-	struct maps *parent, *child;
-	int i;
+	int i, err = 0;
+
+	for (i = 0; i < src->nr && !err; i++) {
+		const struct map *map = &src->v[i];
+
+		if ((map->time <= time) == before)
+			err = maps__add(dst, map->start, map->end - map->start, map->time, map->dso);
+	}
+	return err;
+}
+
+int machine__fork(struct machine *m, __u32 pid, __u32 ppid, __u64 time)
+{
+	struct maps maps = { 0 }, *child;
+	int err;
 
 	if (pid == ppid || machine__proc_index(m, ppid) < 0)
 		return 0;
@@ -159,25 +173,27 @@ int machine__fork(struct machine *m, __u32 pid, __u32 ppid)
 	if (!child)
 		return -ENOMEM;
 	/* findnew may have moved the parent */
-	parent = &m->procs[machine__proc_index(m, ppid)].maps;
-	child->nr = 0;
-	for (i = 0; i < parent->nr; i++) {
-		struct map *p = &parent->v[i];
-
-		if (maps__add(child, p->start, p->end - p->start, p->dso))
-			return -ENOMEM;
+	err = maps__copy(&maps, &m->procs[machine__proc_index(m, ppid)].maps, time, true);
+	if (!err)
+		err = maps__copy(&maps, child, time, false);
+	if (err) {
+		free(maps.v);
+		return err;
 	}
+	free(child->v);
+	*child = maps;
 	return 0;
 }
 
-const struct map *machine__find_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip)
+const struct map *machine__find_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip,
+				    __u64 time)
 {
 	int i;
 
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
-		return maps__find(&m->kernel, ip);
+		return maps__find(&m->kernel, ip, time);
 	if (cpumode != PERF_RECORD_MISC_USER)
 		return NULL;
 	i = machine__proc_index(m, pid);
-	return i >= 0 ? maps__find(&m->procs[i].maps, ip) : NULL;
+	return i >= 0 ? maps__find(&m->procs[i].maps, ip, time) : NULL;
 }

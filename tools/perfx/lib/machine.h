@@ -6,14 +6,20 @@
 
 #include "dso.h"
 
-/* An address range of a process or of the kernel, and what is mapped there. */
+/* An address range of a process or of the kernel, what is mapped there, since when. */
 struct map {
 	__u64		start;
 	__u64		end;
+	__u64		time;
 	struct dso	*dso;
 };
 
-/* The maps in the order they came: the newest covering an address wins. */
+/*
+ * The maps in the order they came: the newest covering an address at a
+ * time wins.  Times let records come out of order, as perf record writes
+ * each CPU's buffer in turn: a sample before the map it hit was older, a
+ * child's exec before its FORK.
+ */
 struct maps {
 	struct map	*v;
 	int		nr;
@@ -38,15 +44,23 @@ struct machine {
 int machine__init(struct machine *m);
 void machine__exit(struct machine *m);
 /*
- * An MMAP/MMAP2 of @cpumode: kernel ones go to the kernel's maps (named
- * "[kernel.kallsyms]" whatever their suffix), user ones to @pid's.
+ * An MMAP/MMAP2 of @cpumode at @time: kernel ones go to the kernel's maps
+ * (named "[kernel.kallsyms]" whatever their suffix), user ones to @pid's.
  * *@dso is what got mapped, or NULL for a mode without DSOs.
  */
 int machine__add_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 start, __u64 len,
-		     const char *name, size_t name_len, struct dso **dso);
-/* a new process starts with its parent's maps */
-int machine__fork(struct machine *m, __u32 pid, __u32 ppid);
-/* the newest map of @ip, valid until the next change of the maps; or NULL */
-const struct map *machine__find_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip);
+		     __u64 time, const char *name, size_t name_len, struct dso **dso);
+/*
+ * A new process at @time: its parent's maps of then, under those it made
+ * after (whose records came first); older maps of @pid were another
+ * process's.
+ */
+int machine__fork(struct machine *m, __u32 pid, __u32 ppid, __u64 time);
+/*
+ * The newest map of @ip made at or before @time, valid until the next
+ * change of the maps; or NULL
+ */
+const struct map *machine__find_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip,
+				    __u64 time);
 
 #endif /* __PERFX_MACHINE_H */

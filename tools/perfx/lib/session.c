@@ -258,6 +258,14 @@ int perfx_session__next(struct perfx_session *s, const struct perf_event_header 
 	return 1;
 }
 
+static bool attr__sample_id_all(const struct perfx_attr *a)
+{
+	struct perf_event_attr attr = { 0 };
+
+	memcpy(&attr, a->attr, a->size < sizeof(attr) ? a->size : sizeof(attr));
+	return attr.sample_id_all;
+}
+
 /* One sample_type for all attrs, or every attr has IDENTIFIER and we look. */
 static int session__sample_layout(struct perfx_session *s, __u64 pos)
 {
@@ -272,10 +280,12 @@ static int session__sample_layout(struct perfx_session *s, __u64 pos)
 		return -EINVAL;
 	}
 	s->by_id = false;
+	s->id_all = true;
 	perfx_header__attr_sample_type(&h->attrs[0], &s->sample_type);
 	for (i = 0; i < h->nr_attrs; i++) {
 		perfx_header__attr_sample_type(&h->attrs[i], &type);
 		all_id &= !!(type & PERF_SAMPLE_IDENTIFIER);
+		s->id_all &= attr__sample_id_all(&h->attrs[i]);
 		if (type != s->sample_type)
 			s->by_id = true;
 	}
@@ -325,6 +335,7 @@ int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event
 	p += type & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
 	p += type & PERF_SAMPLE_IP ? 8 : 0;
 	p += type & PERF_SAMPLE_TID ? 8 : 0;
+	p += type & PERF_SAMPLE_TIME ? 8 : 0;
 	if (p > end) {
 		pr_err("%s: byte offset %llu: SAMPLE record of size %u: too small for sample_type %#llx (EINVAL)\n",
 		       s->name, (unsigned long long)pos, ev->size, (unsigned long long)type);
@@ -339,6 +350,52 @@ int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event
 	if (type & PERF_SAMPLE_TID) {
 		sample->pid = perfx__get_u32(p);
 		sample->tid = perfx__get_u32(p + 4);
+		p += 8;
 	}
+	sample->time = type & PERF_SAMPLE_TIME ? perfx__get_u64(p) : ~0ULL;
+	return 0;
+}
+
+/* the sample_id fields after TIME, each a u64 */
+#define ID_FIELDS_AFTER_TIME	(PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
+				 PERF_SAMPLE_IDENTIFIER)
+#define ID_FIELDS		(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | ID_FIELDS_AFTER_TIME)
+
+int perfx_session__record_time(struct perfx_session *s, const struct perf_event_header *ev,
+			       __u64 pos, __u64 *time)
+{
+	const char *end = (const char *)ev + ev->size;
+	__u64 type;
+	int err;
+
+	*time = 0;
+	if (!s->header.nr_attrs)
+		return 0;
+	if (s->sample_attrs != s->header.nr_attrs) {
+		err = session__sample_layout(s, pos);
+		if (err)
+			return err;
+	}
+	type = s->sample_type;
+	/*
+	 * IDENTIFIER is the last field: it says whose fields these are; 0 in
+	 * a synthesized record, whose fields are the first attr's (as perf's)
+	 */
+	if (s->id_all && s->by_id &&
+	    (ev->size < sizeof(*ev) + 8 ||
+	     (perfx__get_u64(end - 8) && session__sample_type(s, perfx__get_u64(end - 8), &type)))) {
+		pr_err("%s: byte offset %llu: %s record of size %u: no attr has the id of its sample_id fields (EINVAL)\n",
+		       s->name, (unsigned long long)pos, perfx_record__name(ev->type), ev->size);
+		return -EINVAL;
+	}
+	if (!s->id_all || !(type & PERF_SAMPLE_TIME))
+		return 0;
+	if (ev->size < sizeof(*ev) + 8 * __builtin_popcountll(type & ID_FIELDS)) {
+		pr_err("%s: byte offset %llu: %s record of size %u: too small for the sample_id fields of sample_type %#llx (EINVAL)\n",
+		       s->name, (unsigned long long)pos, perfx_record__name(ev->type), ev->size,
+		       (unsigned long long)type);
+		return -EINVAL;
+	}
+	*time = perfx__get_u64(end - 8 - 8 * __builtin_popcountll(type & ID_FIELDS_AFTER_TIME));
 	return 0;
 }

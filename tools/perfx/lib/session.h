@@ -17,6 +17,7 @@ struct perfx_session {
 	int			sample_attrs;	/* attrs the sample layout is for */
 	__u64			sample_type;	/* theirs, if they agree */
 	bool			by_id;		/* else: find the attr by the sample's id */
+	bool			id_all;		/* all have sample_id_all */
 	/* a pipe's last TRACING_DATA record, its data in the header's feature */
 	char			tracing_rec[PERFX_TRACING_DATA_RECORD] __attribute__((aligned(8)));
 	/* the data after the last TRACING_DATA or AUXTRACE record: the record,
@@ -31,9 +32,10 @@ struct perfx_session {
 /* struct perf_record_auxtrace: header, size, offset, reference, idx, tid, cpu */
 #define PERFX_AUXTRACE_RECORD	48
 
-/* What inject needs of a sample: where it hit. */
+/* What inject needs of a sample: where and when it hit. */
 struct perfx_sample {
 	__u64	ip;
+	__u64	time;		/* ~0 without PERF_SAMPLE_TIME: after everything */
 	__u32	pid;
 	__u32	tid;
 	__u16	cpumode;
@@ -65,6 +67,13 @@ int perfx_session__next(struct perfx_session *s, const struct perf_event_header 
 int perfx_session__payload(struct perfx_session *s, const void **p, size_t *n);
 int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event_header *ev,
 				__u64 pos, struct perfx_sample *sample);
+/*
+ * The time in the sample_id fields of a kernel record other than a SAMPLE
+ * (an MMAP, a FORK): 0 without sample_id_all or PERF_SAMPLE_TIME, as if
+ * before everything, like perf's synthesized records.
+ */
+int perfx_session__record_time(struct perfx_session *s, const struct perf_event_header *ev,
+			       __u64 pos, __u64 *time);
 
 /* A u64 of a record at any alignment */
 static inline __u64 perfx__get_u64(const void *p)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the perf.data reader: each input is written to a
- * file and read as perfx inject reads it (header, attrs, features, every
- * record, every sample's fields).  Build and run: make -C tools/perfx fuzz
+ * file and read as perfx inject -b reads it (header, attrs, features,
+ * every record, every sample's fields, the maps and the DSOs samples hit).  Build and run: make -C tools/perfx fuzz
  * (see Documentation/perfx-inject.txt for the long run).
  */
 #define _GNU_SOURCE
@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include "lib/debug.h"
+#include "lib/dso-hits.h"
 #include "lib/session.h"
 
 static int quiet(enum perfx_print_level level, const char *fmt, va_list ap)
@@ -24,11 +25,19 @@ static int quiet(enum perfx_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+static int hit(void *arg, struct dso *dso, __u16 cpumode)
+{
+	(void)arg;
+	(void)dso;
+	(void)cpumode;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct perf_event_header *ev;
-	struct perfx_sample sample;
 	struct perfx_session s;
+	struct dso_hits h;
 	__u64 pos;
 	int fd;
 
@@ -41,11 +50,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	if (!perfx_session__open(&s, fd, "fuzz")) {
-		while (perfx_session__next(&s, &ev, &pos) > 0) {
-			if (ev->type == PERF_RECORD_SAMPLE &&
-			    perfx_session__parse_sample(&s, ev, pos, &sample))
-				break;
+		if (!dso_hits__init(&h, &s, false, hit, NULL)) {
+			while (perfx_session__next(&s, &ev, &pos) > 0 &&
+			       !dso_hits__record(&h, ev, pos))
+				;
 		}
+		dso_hits__exit(&h);
 		perfx_session__close(&s);
 	}
 	close(fd);

@@ -17,7 +17,7 @@
 /* the DSO of the newest map of @ip, or NULL */
 static struct dso *find_dso(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip)
 {
-	const struct map *map = machine__find_map(m, cpumode, pid, ip);
+	const struct map *map = machine__find_map(m, cpumode, pid, ip, ~0ULL);
 
 	return map ? map->dso : NULL;
 }
@@ -90,11 +90,11 @@ static void test_machine(void)
 	struct dso *libc, *ls, *k, *mod;
 
 	machine__init(&m);
-	machine__add_map(&m, PERF_RECORD_MISC_USER, 10, 0x1000, 0x1000, "/lib/libc.so", 12, &libc);
-	machine__add_map(&m, PERF_RECORD_MISC_USER, 10, 0x1800, 0x100, "/bin/ls", 7, &ls);
+	machine__add_map(&m, PERF_RECORD_MISC_USER, 10, 0x1000, 0x1000, 0, "/lib/libc.so", 12, &libc);
+	machine__add_map(&m, PERF_RECORD_MISC_USER, 10, 0x1800, 0x100, 0, "/bin/ls", 7, &ls);
 	machine__add_map(&m, PERF_RECORD_MISC_KERNEL, -1, 0xffff0000, ~0ULL - 0xffff0000,
-			 "[kernel.kallsyms]_text", 22, &k);
-	machine__add_map(&m, PERF_RECORD_MISC_KERNEL, -1, 0xffff8000, 0x1000, "/m/x.ko", 7, &mod);
+			 0, "[kernel.kallsyms]_text", 22, &k);
+	machine__add_map(&m, PERF_RECORD_MISC_KERNEL, -1, 0xffff8000, 0x1000, 0, "/m/x.ko", 7, &mod);
 	tap_ok(find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1000) == libc &&
 	       find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1850) == ls &&
 	       find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1950) == libc,
@@ -106,15 +106,15 @@ static void test_machine(void)
 	       !strcmp(k->name, DSO_KERNEL_NAME) &&
 	       find_dso(&m, PERF_RECORD_MISC_KERNEL, 0, 0xffff8010) == mod,
 	       "kernel samples: [kernel.kallsyms] to the top, a module inside it");
-	machine__fork(&m, 12, 10);
-	machine__add_map(&m, PERF_RECORD_MISC_USER, 12, 0x1000, 0x1000, "/bin/sh", 7, &ls);
+	machine__fork(&m, 12, 10, 0);
+	machine__add_map(&m, PERF_RECORD_MISC_USER, 12, 0x1000, 0x1000, 0, "/bin/sh", 7, &ls);
 	tap_ok(find_dso(&m, PERF_RECORD_MISC_USER, 12, 0x1000) == ls &&
 	       find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1000) == libc,
 	       "a forked child has its parent's maps, and its own after");
 	tap_ok(!find_dso(&m, PERF_RECORD_MISC_GUEST_USER, 10, 0x1000),
 	       "guest samples: no DSO");
 	for (int i = 0; i < 1000; i++)
-		machine__add_map(&m, PERF_RECORD_MISC_USER, 10, 0x1000, 0x1000, "/bin/sh", 7, &ls);
+		machine__add_map(&m, PERF_RECORD_MISC_USER, 10, 0x1000, 0x1000, 0, "/bin/sh", 7, &ls);
 	tap_ok(m.procs[0].maps.nr == 1 &&
 	       find_dso(&m, PERF_RECORD_MISC_USER, 10, 0x1850) == ls,
 	       "1000 maps of the same range: one kept, the newest");

@@ -20,6 +20,7 @@
 #include "lib/debug.h"
 #include "lib/header.h"
 #include "lib/session.h"
+#include "tests/stream.h"
 #include "tests/tap.h"
 
 static char errbuf[4096];
@@ -30,33 +31,6 @@ static int capture(enum perfx_print_level level, const char *fmt, va_list ap)
 
 	(void)level;
 	return vsnprintf(errbuf + len, sizeof(errbuf) - len, fmt, ap);
-}
-
-/* A growing byte buffer the streams are built in. */
-struct buf {
-	char	*p;
-	size_t	len;
-	size_t	alloc;
-};
-
-static void put(struct buf *b, const void *p, size_t len)
-{
-	if (b->len + len > b->alloc) {
-		b->alloc = 2 * (b->len + len);
-		b->p = realloc(b->p, b->alloc);
-	}
-	if (!b->p)
-		abort();
-	memcpy(b->p + b->len, p, len);
-	b->len += len;
-}
-
-static void put_rec(struct buf *b, __u32 type, __u16 misc, const void *body, size_t len)
-{
-	struct perf_event_header h = { type, misc, sizeof(h) + len };
-
-	put(b, &h, sizeof(h));
-	put(b, body, len);
 }
 
 static const __u64 sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
