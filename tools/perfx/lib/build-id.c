@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Build-ids: the GNU build-id note of ELF files (libelf) and of the
- * running kernel (/sys/kernel/notes).
+ * Build-ids: the GNU build-id note of ELF files (their program headers,
+ * else libelf) and of the running kernel (/sys/kernel/notes).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -56,16 +57,45 @@ static int build_id__from_elf(Elf *elf, struct build_id *bid)
 	return -ENOENT;
 }
 
-int build_id__read_elf(const char *path, struct build_id *bid)
+#define ELF_HEAD_SIZE	4096
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ELFDATA_NATIVE	ELFDATA2LSB
+#else
+#define ELFDATA_NATIVE	ELFDATA2MSB
+#endif
+
+int build_id__parse_elf_head(const void *head, size_t len, struct build_id *bid)
 {
-	int fd, err = -ENOENT;
+	const unsigned char *p = head;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int i;
+
+	if (len < sizeof(eh))
+		return -ENOENT;
+	memcpy(&eh, p, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA_NATIVE || eh.e_phentsize != sizeof(ph) ||
+	    eh.e_phoff > len || eh.e_phnum > (len - eh.e_phoff) / sizeof(ph))
+		return -ENOENT;
+	for (i = 0; i < eh.e_phnum; i++) {
+		memcpy(&ph, p + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+		if (ph.p_type == PT_NOTE && ph.p_offset <= len && ph.p_filesz <= len - ph.p_offset &&
+		    !build_id__parse_notes(p + ph.p_offset, ph.p_filesz, bid))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* the section walk of libelf, for the files whose note is elsewhere */
+static int build_id__read_libelf(int fd, struct build_id *bid)
+{
+	int err = -ENOENT;
 	Elf *elf;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	/* pread on demand: mapping and unmapping each file costs 3x more */
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf) {
@@ -73,6 +103,23 @@ int build_id__read_elf(const char *path, struct build_id *bid)
 			err = build_id__from_elf(elf, bid);
 		elf_end(elf);
 	}
+	return err;
+}
+
+int build_id__read_elf(const char *path, struct build_id *bid)
+{
+	unsigned char head[ELF_HEAD_SIZE];
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* one read where libelf makes four, for the common case */
+	n = pread(fd, head, sizeof(head), 0);
+	err = n > 0 ? build_id__parse_elf_head(head, n, bid) : -ENOENT;
+	if (err)
+		err = build_id__read_libelf(fd, bid);
 	close(fd);
 	return err;
 }
@@ -132,18 +179,8 @@ void build_id__snprintf(const struct build_id *bid, char *buf)
  */
 int build_id__read_vdso(struct build_id *bid)
 {
-	const char *base = (const char *)getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
-	int i;
+	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
 
-	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
-		return -ENOENT;
-	for (i = 0; i < eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = (const Elf64_Phdr *)(base + eh->e_phoff) + i;
-
-		if (ph->p_type == PT_NOTE &&
-		    !build_id__parse_notes(base + ph->p_offset, ph->p_filesz, bid))
-			return 0;
-	}
-	return -ENOENT;
+	/* mapped whole: no bound but its own headers' */
+	return base ? build_id__parse_elf_head(base, SIZE_MAX, bid) : -ENOENT;
 }

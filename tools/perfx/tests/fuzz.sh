@@ -3,11 +3,12 @@
 # fuzz.sh - short smoke runs of the libFuzzer targets: the perf.data
 # reader over a seed corpus of perf's and perfx's files and pipes, for
 # FUZZ_TIME seconds (default 20), the /proc parsers over this machine's
-# maps, stat, status, kallsyms, modules and mounts, and the BPF task
-# stream's parser over a stream of two processes, each for half as long:
-# no crash, leak or sanitizer report.
-# env: PERFX, FUZZER, FUZZER_PROCFS, FUZZER_SYNTH (the targets; absent
-# without clang).
+# maps, stat, status, kallsyms, modules and mounts, the BPF task stream's
+# parser over a stream of two processes, and the build-id reader's ELF
+# header parser over the heads of a few of this machine's ELF files, each
+# for half as long: no crash, leak or sanitizer report.
+# env: PERFX, FUZZER, FUZZER_PROCFS, FUZZER_SYNTH, FUZZER_ELF (the
+# targets; absent without clang).
 # Prints TAP lines.
 set -uo pipefail
 
@@ -65,3 +66,9 @@ s += task(1, 2, 2, 0, 0, b'kthreadd')
 open(sys.argv[1], 'wb').write(s)
 PY
 fuzz "the BPF task stream's parser" "${FUZZER_SYNTH:-}" "$work/synth" "$(( ${FUZZ_TIME:-20} / 2 ))" 8192
+
+mkdir "$work/elf"
+for f in /bin/sh /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libelf.so.1; do
+	[ -r "$f" ] && head -c 4096 "$f" > "$work/elf/${f##*/}"
+done
+fuzz "the ELF header parser" "${FUZZER_ELF:-}" "$work/elf" "$(( ${FUZZ_TIME:-20} / 2 ))" 4096

@@ -5,7 +5,12 @@
  * address maps to the newest map covering it, in its process, a forked
  * child or the kernel.
  */
+#define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 #include <string.h>
 
@@ -44,15 +49,81 @@ static void test_notes(void)
 	       "a note whose size runs past the end: ENOENT");
 }
 
+/* the first page of this test's ELF file, as build_id__read_elf() reads it */
+static size_t read_head(unsigned char *head, size_t len)
+{
+	int fd = open("/proc/self/exe", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : pread(fd, head, len, 0);
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 ? n : 0;
+}
+
+/* this test's ELF file copied to @path, its first @n bytes replaced by @head */
+static void copy_self(const char *path, const void *head, size_t n)
+{
+	int in = open("/proc/self/exe", O_RDONLY);
+	int out = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ssize_t ret;
+
+	if (in < 0 || out < 0)
+		abort();
+	while ((ret = copy_file_range(in, NULL, out, NULL, 1 << 20, 0)) > 0)
+		;
+	if (ret < 0 || pwrite(out, head, n, 0) != (ssize_t)n)
+		abort();
+	close(in);
+	close(out);
+}
+
+/*
+ * The program headers' notes give what libelf gives; a head cut short
+ * gives nothing; a file without note segments still has its build-id,
+ * from the sections.
+ */
+static void test_elf_head(const struct build_id *want)
+{
+	unsigned char head[4096];
+	const char *copy = "/tmp/perfx-test-build-id.elf";
+	size_t n = read_head(head, sizeof(head));
+	struct build_id bid;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int i, err;
+
+	err = build_id__parse_elf_head(head, n, &bid);
+	tap_ok(!err && bid.size == want->size && !memcmp(bid.data, want->data, bid.size),
+	       "the first page's PT_NOTE: the build-id of the whole file (%d)", err);
+	memcpy(&eh, head, sizeof(eh));
+	tap_ok(build_id__parse_elf_head(head, sizeof(eh), &bid) == -ENOENT &&
+	       build_id__parse_elf_head(head, eh.e_phoff + sizeof(ph), &bid) == -ENOENT,
+	       "a head cut before its program headers end: ENOENT");
+	for (i = 0; i < eh.e_phnum; i++) {
+		memcpy(&ph, head + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+		if (ph.p_type == PT_NOTE)
+			ph.p_type = PT_NULL;
+		memcpy(head + eh.e_phoff + i * sizeof(ph), &ph, sizeof(ph));
+	}
+	copy_self(copy, head, n);
+	err = build_id__read_elf(copy, &bid);
+	unlink(copy);
+	tap_ok(build_id__parse_elf_head(head, n, &bid) == -ENOENT,
+	       "no PT_NOTE: nothing from the program headers");
+	tap_ok(!err && bid.size == want->size && !memcmp(bid.data, want->data, bid.size),
+	       "no PT_NOTE: the build-id from the sections, through libelf (%d)", err);
+}
+
 static void test_elf(void)
 {
-	struct build_id bid;
+	struct build_id bid, self;
 	int err;
 
-	err = build_id__read_elf("/proc/self/exe", &bid);
-	tap_ok(!err && bid.size == 20, "this test's ELF file has a 20-byte build-id (%d)", err);
+	err = build_id__read_elf("/proc/self/exe", &self);
+	tap_ok(!err && self.size == 20, "this test's ELF file has a 20-byte build-id (%d)", err);
 	tap_ok(build_id__read_elf("/etc/passwd", &bid) == -ENOENT, "a text file: ENOENT");
 	tap_ok(build_id__read_elf("/nonexistent", &bid) == -ENOENT, "a missing file: ENOENT");
+	test_elf_head(&self);
 	err = build_id__read_notes("/sys/kernel/notes", &bid);
 	if (err == -ENOENT || err == -EACCES)
 		tap_skip("the kernel's build-id", "no readable /sys/kernel/notes");
