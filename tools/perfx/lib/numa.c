@@ -4,11 +4,12 @@
  * are, through libnuma's system call wrappers.
  */
 #include <errno.h>
-#include <numaif.h>
+#include <linux/mempolicy.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "numa.h"
@@ -118,6 +119,21 @@ int numa_topo__node_of(const struct numa_topo *topo, int cpu)
 	return topo->cpu_node[cpu];
 }
 
+/*
+ * The system calls themselves, not libnuma's wrappers: linking libnuma
+ * runs its constructor, which reads sysfs, at every start of perfx.
+ */
+static long sys_mbind(void *addr, size_t len, int mode, const unsigned long *mask,
+		      unsigned long maxnode)
+{
+	return syscall(SYS_mbind, addr, len, mode, mask, maxnode, 0);
+}
+
+static long sys_move_pages(unsigned long nr, void **pages, int *status)
+{
+	return syscall(SYS_move_pages, 0, nr, pages, NULL, status, 0);
+}
+
 int numa__bind(void *addr, size_t len, int node)
 {
 	unsigned long mask[NUMA_MAX_NODES / (8 * sizeof(long))] = { 0 };
@@ -128,7 +144,7 @@ int numa__bind(void *addr, size_t len, int node)
 		return -EINVAL;
 	mask[node / bits] |= 1UL << (node % bits);
 	/* maxnode counts one bit more than the kernel reads, as perf passes it */
-	if (mbind(addr, len, MPOL_BIND, mask, node + 2, 0) && errno != ENOSYS)
+	if (sys_mbind(addr, len, MPOL_BIND, mask, node + 2) && errno != ENOSYS)
 		return -errno;
 	if (!madvise(addr, len, MADV_POPULATE_WRITE))
 		return 0;
@@ -154,7 +170,7 @@ int numa__page_nodes(const void *addr, size_t len, unsigned int *counts, int max
 	}
 	for (i = 0; i < nr; i++)
 		pages[i] = (char *)addr + i * page;
-	if (move_pages(0, nr, pages, NULL, status, 0)) {
+	if (sys_move_pages(nr, pages, status)) {
 		err = -errno;
 		goto out_free;
 	}
