@@ -173,27 +173,42 @@ with open(path, 'wb') as f:
 print(1 + n * 100 * 102)
 PY
 )
-	# best CMD: "wall cpu rss", the least of 5 runs each
+	# best CMD: "wall cpu rss" of CMD in cat FILE | CMD > /dev/null (seconds
+	# to the millisecond, MB): the least wall and CPU time of 5 runs (wait4's
+	# rusage is CMD's alone), then its max RSS under /usr/bin/time (a child
+	# of Python's would count Python's pages, which exec keeps in it)
 	best() {
-		local i
-		for i in 1 2 3 4 5; do
-			cat "$work/s.data" | /usr/bin/time -f '%e %U %S %M' -o "$work/t" $1 > /dev/null 2>&1
-			awk '{ printf "%.2f %.2f %.1f\n", $1, $2 + $3, $4 / 1024 }' "$work/t"
-		done | sort -n -k1,1 | awk 'NR == 1 { w = $1 } { c = (NR == 1 || $2 < c) ? $2 : c; r = $3 }
-					      END { print w, c, r }'
+		python3 - "$work/s.data" $1 <<'PY'
+import os, subprocess, sys, time
+def run(argv):
+    t = time.perf_counter()
+    cat = subprocess.Popen(['cat', sys.argv[1]], stdout=subprocess.PIPE)
+    x = subprocess.Popen(argv, stdin=cat.stdout, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    cat.stdout.close()
+    _, _, ru = os.wait4(x.pid, 0)
+    wall = time.perf_counter() - t
+    cat.wait()
+    return wall, ru.ru_utime + ru.ru_stime
+runs = [run(sys.argv[2:]) for _ in range(5)]
+rss = os.path.join(os.path.dirname(sys.argv[1]), 'rss')
+run(['/usr/bin/time', '-f', '%M', '-o', rss] + sys.argv[2:])
+print('%.3f %.3f %.1f' % (min(r[0] for r in runs), min(r[1] for r in runs),
+                          int(open(rss).read().split()[-1]) / 1024))
+PY
 	}
 	read -r cw cc cr < <(best cat)
 	read -r xw xc xr < <(best "$perfx inject -b")
 	if [ "$mb" -le "$maxperf" ]; then
 		read -r pw pc pr < <(best "perf inject -b")
-		ratio=$(awk "BEGIN { printf \"%.1f\", $pc / ($xc > 0 ? $xc : 0.01) }")
+		ratio=$(awk "BEGIN { printf \"%.1f\", $pc / ($xc > 0 ? $xc : 0.001) }")
 		perfcol="$pw / $pc / $pr"
 	else
 		ratio=-
 		perfcol=-
 	fi
 	echo "| ${mb} MB | $recs | $cw / $cc | $xw / $xc / $xr | $perfcol |" \
-	     "$(awk "BEGIN { printf \"%.2f\", $xw / ($cw > 0 ? $cw : 0.01) }") | $ratio |" \
+	     "$(awk "BEGIN { printf \"%.2f\", $xw / ($cw > 0 ? $cw : 0.001) }") | $ratio |" \
 	     "$(awk "BEGIN { printf \"%.3f\", $xc * 1e6 / $recs }") |"
 done
 } | tee ${out:+"$out"}
