@@ -4,8 +4,8 @@
 #
 #   bench/record.sh [-r ROUNDS] [-F FREQ] [-s SECONDS] [-o RESULT.md]
 #
-# The same command line, `record -a -e cpu-clock -F FREQ -o FILE -- hot`
-# where hot keeps both CPUs busy for SECONDS, by perf and by perfx in
+# The same command line, `record -a -e cpu-clock -F FREQ -o FILE -- sleep
+# SECONDS` while hot keeps both CPUs busy, by perf and by perfx in
 # turn, ROUNDS times: the recorder's own CPU time (user + sys, from
 # /usr/bin/time) per sample, its wall time, and the file's bytes per
 # sample, with the samples counted by perf script; then the ratios
@@ -36,13 +36,18 @@ int main(int argc, char **argv)
 EOF
 gcc -O1 -o "$work/hot" "$work/hot.c"
 
-# run TOOL: "cpu_s wall_s bytes samples" of one recording
+# run TOOL: "cpu_s wall_s bytes samples" of one recording; the workload
+# runs beside the recorder, not under it, whose rusage would count it
 run()
 {
-	local f=$work/$1.data
+	local f=$work/$1.data hot
+
+	"$work/hot" "$((secs + 1))" &
+	hot=$!
 	/usr/bin/time -f "%U %S %e" -o "$work/time" \
-		"${@:2}" record -q -a -e cpu-clock -F "$freq" -o "$f" -- "$work/hot" "$secs" \
+		"${@:2}" record -q -a -e cpu-clock -F "$freq" -o "$f" -- sleep "$secs" \
 		> /dev/null 2>&1
+	wait "$hot"
 	read -r u s e < "$work/time"
 	echo "$(echo "$u + $s" | bc) $e $(stat -c %s "$f") $(perf script -i "$f" 2> /dev/null | wc -l)"
 }
