@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NUMA nodes from sysfs; binding memory to a node and asking where pages
- * are, through libnuma's system call wrappers.
+ * are, through the system calls themselves.
  */
 #include <errno.h>
 #include <linux/mempolicy.h>

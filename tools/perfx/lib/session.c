@@ -365,7 +365,7 @@ int perfx_session__record_time(struct perfx_session *s, const struct perf_event_
 			       __u64 pos, __u64 *time)
 {
 	const char *end = (const char *)ev + ev->size;
-	__u64 type;
+	__u64 type, id;
 	int err;
 
 	*time = 0;
@@ -383,7 +383,7 @@ int perfx_session__record_time(struct perfx_session *s, const struct perf_event_
 	 */
 	if (s->id_all && s->by_id &&
 	    (ev->size < sizeof(*ev) + 8 ||
-	     (perfx__get_u64(end - 8) && session__sample_type(s, perfx__get_u64(end - 8), &type)))) {
+	     ((id = perfx__get_u64(end - 8)) && session__sample_type(s, id, &type)))) {
 		pr_err("%s: byte offset %llu: %s record of size %u: no attr has the id of its sample_id fields (EINVAL)\n",
 		       s->name, (unsigned long long)pos, perfx_record__name(ev->type), ev->size);
 		return -EINVAL;
