@@ -9,7 +9,7 @@ KERNEL_IMAGE := build/kbuild-$(CONFIG)/arch/x86/boot/bzImage
 HAVE_PERFX := $(wildcard tools/perfx/Makefile)
 
 .PHONY: help deps source kernel perfx perf selftests vm run check check-host \
-	check-guest series-export series-check series-mail bench bench-dims bench-mem stress clean \
+	check-guest series-export series-check series-mail bench bench-dims bench-mem bench-holds stress clean \
 	distclean
 
 help:
@@ -36,6 +36,8 @@ help:
 	@echo '                    1, 4, 16 levels of counted cgroups (bench/README.md)'
 	@echo 'make bench-mem      kernel memory of 8 events x K cgroups on every CPU of the'
 	@echo '                    debug guest, K = 1000 and 65536 (bench/README.md)'
+	@echo 'make bench-holds    how long the series holds a CPU context lock at 65536'
+	@echo '                    cgroups, per path, in the debug guest (bench/README.md)'
 	@echo 'make stress         the stress selftest and the ABI fuzzer together in the debug'
 	@echo '                    and KASAN guests (DURATION=seconds, default 300;'
 	@echo '                    STRESS_CONFIGS="debug kasan")'
@@ -127,6 +129,11 @@ bench-mem: deps build/bench/cgroup-share-mem
 	@scripts/kernel-build -c $(CONFIG)
 	@scripts/vm -c $(CONFIG) -m 4G -t 3000 -- sh -c \
 		'build/bench/cgroup-share-mem -k 1000 && build/bench/cgroup-share-mem -k 65536'
+
+# the series' context lock holds at 65536 cgroups on a group of 8, on the
+# debug config with a measurement-only patch (bench/lock-holds.sh)
+bench-holds: deps
+	@bench/lock-holds.sh -k 65536 -e 8 -o bench/results/lock-holds-guest-latest.md
 
 DURATION ?= 300
 STRESS_CONFIGS ?= debug kasan

@@ -9,9 +9,14 @@
  * kmalloc()s count as Slab), per event, CPU and cgroup.  With -l it also
  * runs the irqsoff tracer around a batch read and a re-attach of CPU 0's
  * group and prints the longest interrupts-off section it saw (anywhere on
- * the system, so an upper bound of the ioctls' lock holds).
+ * the system, so an upper bound of the ioctls' lock holds).  With -H, on
+ * a kernel with bench/patches/perf-cgroup-lock-holds.patch (one trace line
+ * per hold of a CPU context's lock by the series' code, with its length),
+ * it prints how many holds each path made, their mean and the longest,
+ * during a batch read, a re-attach, a reset of CPU 0's group, and cgroup
+ * switches on CPU 0 (a pipe ping-pong between two of the cgroups).
  *
- * Usage: cgroup-share-mem [-k K] [-e E] [-l]   (K 1000, E 8 by default)
+ * Usage: cgroup-share-mem [-k K] [-e E] [-l] [-H]   (K 1000, E 8 by default)
  * Needs root and cgroup2; run it in the guest (bench/README.md).
  */
 #include "../selftests/perf_events/cgroup_share_util.h"
@@ -101,6 +106,157 @@ static long irqsoff_us(const char *what, int fd, const __u64 *ids, unsigned int 
 	return atol(max);
 }
 
+struct hold_stat {
+	char what[16];
+	unsigned long n, over_50us;
+	unsigned long long sum, max;
+};
+
+/* add a hold of @ns on path @what to @st, of @nr paths so far */
+static int hold_add(struct hold_stat *st, int nr, int max_nr, const char *what,
+		    unsigned long long ns)
+{
+	int i;
+
+	for (i = 0; i < nr && strcmp(st[i].what, what); i++)
+		;
+	if (i == max_nr)
+		return nr;
+	if (i == nr) {
+		memset(&st[i], 0, sizeof(st[i]));
+		snprintf(st[i].what, sizeof(st[i].what), "%s", what);
+		nr++;
+	}
+	st[i].n++;
+	st[i].sum += ns;
+	st[i].over_50us += ns > 50000;
+	if (ns > st[i].max)
+		st[i].max = ns;
+	return nr;
+}
+
+static void trace_clear(void)
+{
+	int fd = open(TRACING "/trace", O_WRONLY | O_TRUNC);
+
+	if (fd >= 0)
+		close(fd);
+}
+
+/* sum up the trace's hold lines per path, print them, empty the trace */
+static int holds_print(const char *during)
+{
+	struct hold_stat st[8];
+	unsigned long long ns;
+	unsigned long in_buf = 0, written = 0;
+	char line[512], what[16];
+	const char *p;
+	int i, nr = 0;
+	FILE *f;
+
+	f = fopen(TRACING "/trace", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "# entries-in-buffer/entries-written: %lu/%lu",
+			   &in_buf, &written) == 2)
+			continue;
+		p = strstr(line, "perf_cgroup_hold ");
+		if (p && sscanf(p, "perf_cgroup_hold %15s %llu", what, &ns) == 2)
+			nr = hold_add(st, nr, 8, what, ns);
+	}
+	fclose(f);
+	printf("lock holds during %s:%s\n", during,
+	       in_buf < written ? " (the trace buffer overflowed: incomplete)" : "");
+	for (i = 0; i < nr; i++)
+		printf("  %-6s %7lu holds, mean %8.1f us, longest %8.1f us, %lu above 50 us\n",
+		       st[i].what, st[i].n, st[i].sum / 1e3 / st[i].n, st[i].max / 1e3,
+		       st[i].over_50us);
+	if (!nr)
+		printf("  none (is bench/patches/perf-cgroup-lock-holds.patch applied?)\n");
+	trace_clear();
+	return nr ? 0 : -ENOENT;
+}
+
+/*
+ * A child in the cgroup open as @cgfd, pinned to CPU 0, that passes a byte
+ * from p[@in] to p[@out] @rounds times; it keeps no other pipe end, so it
+ * sees EOF if the other one dies.
+ */
+static pid_t pingpong_child(int cgfd, int p[4], int in, int out, unsigned int rounds)
+{
+	pid_t pid = cgs_fork_into(cgfd);
+	char c = 0;
+	int i;
+
+	if (pid)
+		return pid;
+	for (i = 0; i < 4; i++)
+		if (i != in && i != out)
+			close(p[i]);
+	cgs_pin(0);
+	while (rounds--)
+		if (read(p[in], &c, 1) != 1 || write(p[out], &c, 1) != 1)
+			_exit(1);
+	_exit(0);
+}
+
+/* @rounds round trips between cgroups @a and @b, both on CPU 0 */
+static int pingpong(const char *a, const char *b, unsigned int rounds)
+{
+	/* a -> b: p[0] read, p[1] write; b -> a: p[2] read, p[3] write */
+	int p[4] = { -1, -1, -1, -1 }, cga, cgb, i, sa = -1, sb = -1;
+	pid_t pa = -1, pb = -1;
+	char c = 0;
+
+	cga = open(a, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cgb = open(b, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cga >= 0 && cgb >= 0 && !pipe(p) && !pipe(p + 2)) {
+		pa = pingpong_child(cga, p, 2, 1, rounds);
+		pb = pingpong_child(cgb, p, 0, 3, rounds);
+		/* a starts once a byte comes from b's direction */
+		if (pa > 0 && pb > 0 && write(p[3], &c, 1) != 1)
+			kill(pa, SIGKILL);
+	}
+	for (i = 0; i < 4; i++)
+		if (p[i] >= 0)
+			close(p[i]);
+	if (pa > 0)
+		waitpid(pa, &sa, 0);
+	if (pb > 0)
+		waitpid(pb, &sb, 0);
+	close(cga);
+	close(cgb);
+	return sa == 0 && sb == 0 ? 0 : -1;
+}
+
+/* how long the series holds CPU 0's context lock while each operation runs */
+static int holds(const char *dir, int fd, const __u64 *ids, unsigned int k,
+		 __u64 *buf, size_t words)
+{
+	char a[PATH_MAX + 16], b[PATH_MAX + 16], size_kb[32];
+	int ret;
+
+	/* room for a line per read hold; given back after, for the detach's figure */
+	if (tracing_read("buffer_size_kb", size_kb, sizeof(size_kb)) ||
+	    cgs_write(TRACING, "current_tracer", "nop") ||
+	    cgs_write(TRACING, "buffer_size_kb", "32768") ||
+	    cgs_write(TRACING, "tracing_on", "1"))
+		return -1;
+	trace_clear();
+	ret = cgs_read(fd, 0, buf, words) < 0 || holds_print("a batch read of CPU 0's group");
+	ret = ret || cgs_attach(fd, ids, k) || holds_print("a re-attach of CPU 0's group");
+	ret = ret || ioctl(fd, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) ||
+	      holds_print("a reset of CPU 0's group");
+	snprintf(a, sizeof(a), "%s/c0", dir);
+	snprintf(b, sizeof(b), "%s/c%u", dir, k > 1 ? 1 : 0);
+	ret = ret || pingpong(a, b, 2000) ||
+	      holds_print("2000 pipe round trips between two cgroups on CPU 0");
+	cgs_write(TRACING, "tracing_on", "0");
+	cgs_write(TRACING, "buffer_size_kb", size_kb);
+	return ret ? -1 : 0;
+}
+
 static int make_cgroups(const char *dir, __u64 *ids, unsigned int k)
 {
 	char name[32], path[PATH_MAX];
@@ -142,7 +298,7 @@ static int open_groups(int *fds, int cpus, int e)
 
 int main(int argc, char **argv)
 {
-	int e = 8, cpus = sysconf(_SC_NPROCESSORS_ONLN), c, opt, lat = 0, ret = 1;
+	int e = 8, cpus = sysconf(_SC_NPROCESSORS_ONLN), c, opt, lat = 0, hold = 0, ret = 1;
 	long before, attached, after;
 	unsigned int k = 1000;
 	const char *mnt = cgs_cgroup2_mount();
@@ -151,7 +307,7 @@ int main(int argc, char **argv)
 	size_t words;
 	int *fds;
 
-	while ((opt = getopt(argc, argv, "k:e:l")) != -1) {
+	while ((opt = getopt(argc, argv, "k:e:lH")) != -1) {
 		switch (opt) {
 		case 'k':
 			k = strtoul(optarg, NULL, 0);
@@ -162,8 +318,11 @@ int main(int argc, char **argv)
 		case 'l':
 			lat = 1;
 			break;
+		case 'H':
+			hold = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-k K] [-e E] [-l]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-k K] [-e E] [-l] [-H]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -203,6 +362,8 @@ int main(int argc, char **argv)
 		irqsoff_us("batch read", fds[0], ids, k, buf, words);
 		irqsoff_us("re-attach", fds[0], ids, k, buf, words);
 	}
+	if (hold && holds(dir, fds[0], ids, k, buf, words))
+		goto out;
 	for (c = 0; c < cpus; c++)
 		cgs_attach(fds[c * e], NULL, 0);
 	after = settled_kernel_kb();
