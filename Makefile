@@ -87,36 +87,35 @@ series-check: deps
 series-mail: source
 	@scripts/series-mail
 
-# benchmarks run on the non-debug kernel: lockdep would dominate the costs;
-# perf for its --bpf-counters column (n/a in the guest: its kernel has no BTF,
-# Documentation/benchmarks.rst)
+# benchmarks run on the non-debug kernel with BTF (btf: base + BTF): lockdep
+# would dominate the costs, and perf's --bpf-counters column needs the BTF
 bench: deps perfx perf bench-dims
-	@scripts/kernel-build -c base
-	@scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 \
+	@scripts/kernel-build -c btf
+	@scripts/vm -c btf -t 3000 -- bench/cgroup-overhead.sh -r 3 \
 		-o bench/results/overhead-guest-latest.md \
 		-p bench/results/overhead-guest-latest.svg
-	@scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 -T \
+	@scripts/vm -c btf -t 3000 -- bench/cgroup-overhead.sh -r 3 -T \
 		-o bench/results/overhead-guest-latest-threads.md \
 		-p bench/results/overhead-guest-latest-threads.svg
-	@scripts/vm -c base -s 32 -m 4G -t 3000 -- bench/cgroup-scale.sh -k 200 \
+	@scripts/vm -c btf -s 32 -m 4G -t 3000 -- bench/cgroup-scale.sh -k 200 \
 		-o bench/results/scale-guest-latest-32cpu.md
-	@scripts/vm -c base -s 4 -n 2 -t 5400 -- bench/record-numa.sh -r 3 \
+	@scripts/vm -c btf -s 4 -n 2 -t 5400 -- bench/record-numa.sh -r 3 \
 		-o bench/results/record-numa-guest-latest-2x2.md
-	@scripts/vm -c base -s 16 -n 2 -m 4G -t 5400 -- bench/record-numa.sh -r 3 \
+	@scripts/vm -c btf -s 16 -n 2 -m 4G -t 5400 -- bench/record-numa.sh -r 3 \
 		-o bench/results/record-numa-guest-latest-2x8.md
 
 # the cover letter's scaling: K = 200 against the events counted (1, 8, 32)
 # and the levels the counted cgroups occupy (1, 4, 16); perf-tree is the
 # series' perf stat, built by scripts/perf-build -m
 bench-dims: deps perfx
-	@scripts/kernel-build -c base
+	@scripts/kernel-build -c btf
 	@scripts/perf-build -m
 	@for e in 1 8 32; do \
-		scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 -k 200 -e $$e \
+		scripts/vm -c btf -t 3000 -- bench/cgroup-overhead.sh -r 3 -k 200 -e $$e \
 			-o bench/results/dims-guest-latest-e$$e.md || exit; \
 	done
 	@for d in 1 4 16; do \
-		scripts/vm -c base -t 3000 -- bench/cgroup-overhead.sh -r 3 -k 200 -d $$d \
+		scripts/vm -c btf -t 3000 -- bench/cgroup-overhead.sh -r 3 -k 200 -d $$d \
 			-o bench/results/dims-guest-latest-d$$d.md || exit; \
 	done
 
