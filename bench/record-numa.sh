@@ -40,6 +40,7 @@ cat > "$work/busy.c" <<'EOF'
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,13 +55,23 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * busy N OUT [LOOPS_OUT]: OUT gets the seconds from the start to the last
+ * process's end; LOOPS_OUT the longest time a process spent in its loops
+ * alone, without its fork and pinning, for the calibration.
+ */
 int main(int argc, char **argv)
 {
 	unsigned long n = strtoul(argv[1], NULL, 0), i;
+	double *loop = mmap(NULL, CPU_SETSIZE * sizeof(double), PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	double start = now(), t, longest = 0;
 	cpu_set_t all, one;
-	double start = now();
 	FILE *f;
 	int c;
+
+	if (loop == MAP_FAILED)
+		return 1;
 
 	sched_getaffinity(0, sizeof(all), &all);
 	for (c = 0; c < CPU_SETSIZE; c++) {
@@ -69,40 +80,43 @@ int main(int argc, char **argv)
 		CPU_ZERO(&one);
 		CPU_SET(c, &one);
 		sched_setaffinity(0, sizeof(one), &one);
+		t = now();
 		for (i = 0; i < n; i++)
 			sink += i;
+		loop[c] = now() - t;
 		_exit(0);
 	}
 	while (wait(NULL) > 0)
 		;
+	t = now() - start;
+	for (c = 0; c < CPU_SETSIZE; c++)
+		longest = loop[c] > longest ? loop[c] : longest;
 	f = fopen(argv[2], "w");
-	fprintf(f, "%.4f\n", now() - start);
+	fprintf(f, "%.4f\n", t);
+	if (fclose(f))
+		return 1;
+	if (argc < 4)
+		return 0;
+	f = fopen(argv[3], "w");
+	fprintf(f, "%.4f\n", longest);
 	return fclose(f) != 0;
 }
 EOF
 gcc -O1 -o "$work/busy" "$work/busy.c"
 
-# loops for $secs seconds alone.  The time of N loops is a start (forking
-# and pinning a process per CPU, long under TCG) plus N times a loop's:
-# grow N until a run takes half a second, then run 2N; the difference is
-# N loops' time without the start, which scaling one run would count in.
+# loops for $secs seconds alone, scaled from the loops' own time (each
+# process times its loop; the longest counts): forking and pinning a
+# process per CPU is long and erratic under TCG, and scaling a whole
+# run's time, or the difference of two runs, carried that into the count
+# (0.54 s and 30 s for 4 s in earlier runs)
 n=1000000
 while :; do
-	"$work/busy" "$n" "$work/t"
-	t1=$(cat "$work/t")
-	[ "$(echo "$t1 >= 0.5" | bc)" = 1 ] && break
+	"$work/busy" "$n" "$work/t" "$work/loop"
+	t=$(cat "$work/loop")
+	[ "$(echo "$t >= 0.5" | bc)" = 1 ] && break
 	n=$((n * 4))
 done
-"$work/busy" $((2 * n)) "$work/t"
-t2=$(cat "$work/t")
-if [ "$(echo "$t2 > $t1" | bc)" = 1 ]; then
-	# start = t1 - (t2 - t1); n loops take t2 - t1
-	n=$(echo "n = $n * ($secs - (2 * $t1 - $t2)) / ($t2 - $t1); if (n < $n) n = $n; n" |
-	    bc | cut -d. -f1)
-else
-	# noise swamped the difference: scale the longer run, start and all
-	n=$(echo "2 * $n * $secs / $t2" | bc | cut -d. -f1)
-fi
+n=$(echo "$n * $secs / $t" | bc | cut -d. -f1)
 
 settings=("serial sys:--affinity=sys" "serial node:--affinity=node" "serial cpu:--affinity=cpu"
 	  "aio sys:--aio --affinity=sys" "aio node:--aio --affinity=node"
