@@ -41,16 +41,7 @@ git -C "$LINUX_SRC" diff --quiet HEAD ||
 	die "build/linux has changes of its own; the patch goes on a clean tree"
 git -C "$LINUX_SRC" apply "$patch"
 trap 'git -C "$LINUX_SRC" apply -R "$patch"' EXIT
-mkdir -p "$kbuild"
-cp "$BUILD/kbuild-debug/.config" "$kbuild/.config"
-make_args=(-C "$LINUX_SRC" O="$kbuild" ARCH=x86_64 LOCALVERSION= -j"$(nproc)")
-if command -v ccache >/dev/null; then
-	export CCACHE_BASEDIR=$TOP
-	make_args+=(CC="ccache gcc")
-fi
-info "building the debug config with the measurement patch in ${kbuild#$TOP/}"
-make -s "${make_args[@]}" olddefconfig
-make -s "${make_args[@]}" bzImage
+KBUILD_OUT=$kbuild "$TOP/scripts/kernel-build" -c debug
 git -C "$LINUX_SRC" apply -R "$patch"
 trap - EXIT
 
