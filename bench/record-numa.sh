@@ -4,7 +4,8 @@
 # in one run (the table of perf's --affinity/--aio patches: serial and aio
 # with sys, node and cpu).
 #
-#   bench/record-numa.sh [-r ROUNDS] [-F FREQ] [-s SECONDS] [-o RESULT.md]
+#   bench/record-numa.sh [-r ROUNDS] [-F FREQ] [-s SECONDS] [-m PAGES]
+#                        [-d DIR] [-o RESULT.md]
 #
 # A CPU-bound workload, one busy process pinned to each CPU (so on every
 # node), runs for about SECONDS alone, then under `TOOL record -B -a -e
@@ -19,17 +20,33 @@
 # would lower the sample rate for every later run after one slow one.
 # -B (no build-id pass) for both: only the recording is measured, and
 # the runs end sooner.
+#
+# To load the recorders until they lose records: -m PAGES, the ring's
+# data pages per CPU for both tools (default: each tool's own, 512 KiB),
+# and -d DIR, the directory the recordings are written in (default: the
+# work directory, tmpfs in the guest); in the guest, a directory of the
+# repository is on virtio-9p, a slow disk whose writes hold up a serial
+# recorder and not an aio one.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-rounds=3 freq=4000 secs=4
+rounds=3 freq=4000 secs=4 pages= dir=
+more_opts="m:d:"
+more_opt()
+{
+	case $1 in
+	m) pages=$2 ;;
+	d) dir=$2 ;;
+	esac
+}
 . "$here/bench/record-args.sh"
+data=$(mktemp -p "${dir:-$work}" record-numa.XXXXXX.data)
 throttle=/proc/sys/kernel/perf_cpu_time_max_percent
 rate=/proc/sys/kernel/perf_event_max_sample_rate
 old_throttle=$(cat $throttle)
 old_rate=$(cat $rate)
 # the kernel takes no rate while the throttle is off: the rate first
-trap 'echo "$old_throttle" > $throttle; echo "$old_rate" > $rate; rm -rf "$work"' EXIT
+trap 'echo "$old_throttle" > $throttle; echo "$old_rate" > $rate; rm -rf "$work" "$data"' EXIT
 echo 100000 > $rate
 echo 0 > $throttle
 
@@ -128,16 +145,16 @@ run()
 	local file=$1 tool=$2 lost records samples
 
 	shift 2
-	"$tool" record -q -B -a -e cpu-clock -F "$freq" "$@" -o "$work/r.data" \
-		-- "$work/busy" "$n" "$work/t" > /dev/null 2>&1
-	perf report --stats -i "$work/r.data" 2> /dev/null > "$work/stats"
+	"$tool" record -q -B -a -e cpu-clock -F "$freq" ${pages:+-m "$pages"} "$@" \
+		-o "$data" -- "$work/busy" "$n" "$work/t" > /dev/null 2>&1
+	perf report --stats -i "$data" 2> /dev/null > "$work/stats"
 	# the events' sections sum the lost samples; Aggregated counts records
 	lost=$(awk '/^Aggregated stats:$/ { ev = 0; next } / stats:$/ { ev = 1; next }
 		    ev && $1 == "LOST_SAMPLES" { s += $3 } END { print s + 0 }' "$work/stats")
 	records=$(awk '/Aggregated/ { a = 1 } a && $1 == "LOST" { print $3; exit }' "$work/stats")
 	samples=$(awk '/Aggregated/ { a = 1 } a && $1 == "SAMPLE" { print $3; exit }' "$work/stats")
 	echo "$(cat "$work/t") $lost ${records:-0} ${samples:-0}" >> "$file"
-	rm -f "$work/r.data"
+	rm -f "$data"
 }
 
 for ((r = 0; r < rounds; r++)); do
@@ -164,7 +181,8 @@ stats()
 	     "$(cut -d' ' -f4 "$f" | median)"
 }
 {
-	echo "# record -a -e cpu-clock -F $freq, $rounds rounds, workload ${secs}s alone" \
+	echo "# record -a -e cpu-clock -F $freq${pages:+ -m $pages}${dir:+ -o $dir/...}," \
+	     "$rounds rounds, workload ${secs}s alone" \
 	     "(median $base s, spread $(sort -g "$work/alone" | head -1)-$(sort -g "$work/alone" | tail -1))," \
 	     "$(nproc) CPUs on $(ls -d /sys/devices/system/node/node[0-9]* | wc -l) nodes, $(uname -r)"
 	echo
