@@ -14,10 +14,12 @@
 # last process's end): its slowdown is that time over its median time
 # alone.  Records lost: the samples the kernel dropped (LOST_SAMPLES, as
 # `perf report --stats` sums them) and the LOST records' count.  Prints a
-# markdown table: per setting and tool the median slowdown, the spread
-# (min-max), the median samples written and lost.  The kernel's sampling
-# throttle (perf_cpu_time_max_percent) is off meanwhile: under TCG it
-# would lower the sample rate for every later run after one slow one.
+# markdown table: per setting and tool the slowdown and the samples lost
+# as median (min-max), perfx's time over perf's in the same round (the
+# pair runs back to back) likewise, the median samples written and LOST
+# records.  The kernel's sampling throttle (perf_cpu_time_max_percent) is
+# off meanwhile: under TCG it would lower the sample rate for every later
+# run after one slow one.
 # -B (no build-id pass) for both: only the recording is measured, and
 # the runs end sooner.
 #
@@ -169,28 +171,30 @@ for ((r = 0; r < rounds; r++)); do
 done
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+range() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo "-" hi }'; }
+# "median (min-max)" of the values on stdin
+spread() { local v; v=$(cat); echo "$(median <<< "$v") ($(range <<< "$v"))"; }
 base=$(median < "$work/alone")
-# TOOL.S: "median-slowdown min-max median-lost median-lost-records median-samples"
-stats()
-{
-	local f=$1
-
-	awk -v b="$base" '{ printf "%.3f\n", $1 / b }' "$f" > "$f.slow"
-	echo "$(median < "$f.slow") $(sort -g "$f.slow" | head -1)-$(sort -g "$f.slow" | tail -1)" \
-	     "$(cut -d' ' -f2 "$f" | median) $(cut -d' ' -f3 "$f" | median)" \
-	     "$(cut -d' ' -f4 "$f" | median)"
-}
+# column N of TOOL.S as "median (min-max)", or its median alone
+col() { cut -d' ' -f"$2" "$1" | spread; }
+colm() { cut -d' ' -f"$2" "$1" | median; }
+# the workload's time under TOOL.S over its median time alone
+slowdown() { awk -v b="$base" '{ printf "%.3f\n", $1 / b }' "$1" | spread; }
+# perfx's time over perf's in the same round, a pair run back to back: the
+# host's drift between rounds, which the ranges above carry, cancels
+paired() { paste -d' ' "$work/perf.$1" "$work/perfx.$1" | awk '{ printf "%.3f\n", $5 / $1 }' | spread; }
 {
 	echo "# record -a -e cpu-clock -F $freq${pages:+ -m $pages}${dir:+ -o $dir/...}," \
 	     "$rounds rounds, workload ${secs}s alone" \
-	     "(median $base s, spread $(sort -g "$work/alone" | head -1)-$(sort -g "$work/alone" | tail -1))," \
+	     "(median $base s, spread $(range < "$work/alone"))," \
 	     "$(nproc) CPUs on $(ls -d /sys/devices/system/node/node[0-9]* | wc -l) nodes, $(uname -r)"
 	echo
-	echo "| setting | perf slowdown | perfx slowdown | perf spread | perfx spread | samples perf / perfx | lost samples perf / perfx | LOST records perf / perfx |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| setting | perf slowdown | perfx slowdown | perfx / perf paired | samples perf / perfx | lost samples perf / perfx | LOST records perf / perfx |"
+	echo "|---|---|---|---|---|---|---|"
 	for s in "${!settings[@]}"; do
-		read -r ps pspread pl plr pn <<< "$(stats "$work/perf.$s")"
-		read -r xs xspread xl xlr xn <<< "$(stats "$work/perfx.$s")"
-		echo "| ${settings[$s]%%:*} | $ps | $xs | $pspread | $xspread | $pn / $xn | $pl / $xl | $plr / $xlr |"
+		p=$work/perf.$s x=$work/perfx.$s
+		echo "| ${settings[$s]%%:*} | $(slowdown "$p") | $(slowdown "$x") | $(paired "$s")" \
+		     "| $(colm "$p" 4) / $(colm "$x" 4) | $(col "$p" 2) / $(col "$x" 2)" \
+		     "| $(colm "$p" 3) / $(colm "$x" 3) |"
 	done
 } | tee ${out:+"$out"}
