@@ -183,51 +183,23 @@ static int holds_print(const char *during)
  * from p[@in] to p[@out] @rounds times; it keeps no other pipe end, so it
  * sees EOF if the other one dies.
  */
-static pid_t pingpong_child(int cgfd, int p[4], int in, int out, unsigned int rounds)
-{
-	pid_t pid = cgs_fork_into(cgfd);
-	char c = 0;
-	int i;
-
-	if (pid)
-		return pid;
-	for (i = 0; i < 4; i++)
-		if (i != in && i != out)
-			close(p[i]);
-	cgs_pin(0);
-	while (rounds--)
-		if (read(p[in], &c, 1) != 1 || write(p[out], &c, 1) != 1)
-			_exit(1);
-	_exit(0);
-}
-
 /* @rounds round trips between cgroups @a and @b, both on CPU 0 */
-static int pingpong(const char *a, const char *b, unsigned int rounds)
+static int pingpong(const char *a, const char *b, int rounds)
 {
-	/* a -> b: p[0] read, p[1] write; b -> a: p[2] read, p[3] write */
-	int p[4] = { -1, -1, -1, -1 }, cga, cgb, i, sa = -1, sb = -1;
-	pid_t pa = -1, pb = -1;
-	char c = 0;
+	int cga, cgb, sa = -1, sb = -1, ret = -1;
+	pid_t pids[2] = { -1, -1 };
 
 	cga = open(a, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	cgb = open(b, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (cga >= 0 && cgb >= 0 && !pipe(p) && !pipe(p + 2)) {
-		pa = pingpong_child(cga, p, 2, 1, rounds);
-		pb = pingpong_child(cgb, p, 0, 3, rounds);
-		/* a starts once a byte comes from b's direction */
-		if (pa > 0 && pb > 0 && write(p[3], &c, 1) != 1)
-			kill(pa, SIGKILL);
-	}
-	for (i = 0; i < 4; i++)
-		if (p[i] >= 0)
-			close(p[i]);
-	if (pa > 0)
-		waitpid(pa, &sa, 0);
-	if (pb > 0)
-		waitpid(pb, &sb, 0);
+	if (cga >= 0 && cgb >= 0)
+		ret = cgs_ping_pong(cga, cgb, 0, rounds, pids);
+	if (pids[0] > 0)
+		waitpid(pids[0], &sa, 0);
+	if (pids[1] > 0)
+		waitpid(pids[1], &sb, 0);
 	close(cga);
 	close(cgb);
-	return sa == 0 && sb == 0 ? 0 : -1;
+	return !ret && !sa && !sb ? 0 : -1;
 }
 
 /* how long the series holds CPU 0's context lock while each operation runs */

@@ -1238,40 +1238,6 @@ TEST_F(share, inherit_accepted)
 	close(fd);
 }
 
-/* tasks in @cga and @cgb ping-pong @rounds times through two pipes on CPU */
-static int ping_pong(int cga, int cgb, int rounds, pid_t pids[2])
-{
-	int ab[2], ba[2], i;
-
-	if (pipe(ab) || pipe(ba))
-		return -1;
-	for (i = 0; i < 2; i++) {
-		pids[i] = cgs_fork_into(i ? cgb : cga);
-		if (pids[i] == 0) {
-			int rfd = i ? ab[0] : ba[0], wfd = i ? ba[1] : ab[1];
-			char c = 0;
-
-			cgs_pin(CPU);
-			for (int n = 0; n < rounds; n++) {
-				if (!i && write(wfd, &c, 1) != 1)
-					_exit(1);
-				if (read(rfd, &c, 1) != 1)
-					_exit(1);
-				if (i && write(wfd, &c, 1) != 1)
-					_exit(1);
-			}
-			_exit(0);
-		}
-		if (pids[i] < 0)
-			return -1;
-	}
-	close(ab[0]);
-	close(ab[1]);
-	close(ba[0]);
-	close(ba[1]);
-	return 0;
-}
-
 /*
  * PERF_EVENT_IOC_RESET zeroes an event with cgroups once, together with
  * the point the next delta starts from, so that no switch in between can
@@ -1300,7 +1266,7 @@ TEST_F_TIMEOUT(share, reset_races_switches, 240)
 	ASSERT_LE(0, cga);
 	ASSERT_LE(0, cgb);
 
-	ASSERT_EQ(0, ping_pong(cga, cgb, 20000, pids));
+	ASSERT_EQ(0, cgs_ping_pong(cga, cgb, CPU, 20000, pids));
 	while (waitpid(pids[0], &status, WNOHANG) == 0) {
 		ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_RESET, 0));
 		resets++;

@@ -303,9 +303,8 @@ static inline __u64 cgs_run_busy(const char *dir, int cpu, __u64 ns)
 {
 	struct rusage ru;
 	int cgfd, status;
-	pid_t pid;
-
 	cpu_set_t mask;
+	pid_t pid;
 
 	cgfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cgfd < 0)
@@ -324,6 +323,54 @@ static inline __u64 cgs_run_busy(const char *dir, int cpu, __u64 ns)
 		return 0;
 	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+}
+
+/*
+ * Fork a task into each of the cgroups open as @cga and @cgb, both pinned
+ * to @cpu, passing a byte back and forth through two pipes @rounds times:
+ * a cgroup switch on @cpu at every pass.  Their pids go to @pids, for the
+ * caller to reap; -1 where none started.  Returns 0 once both run, else
+ * -1 with the one that started killed.
+ */
+static inline int cgs_ping_pong(int cga, int cgb, int cpu, int rounds, pid_t pids[2])
+{
+	int ab[2], ba[2], i, ret = 0;
+
+	pids[0] = -1;
+	pids[1] = -1;
+	if (pipe(ab))
+		return -1;
+	if (pipe(ba)) {
+		close(ab[0]);
+		close(ab[1]);
+		return -1;
+	}
+	for (i = 0; i < 2 && !ret; i++) {
+		pids[i] = cgs_fork_into(i ? cgb : cga);
+		if (pids[i] == 0) {
+			int rfd = i ? ab[0] : ba[0], wfd = i ? ba[1] : ab[1];
+			char c = 0;
+
+			cgs_pin(cpu);
+			for (int n = 0; n < rounds; n++) {
+				if (!i && write(wfd, &c, 1) != 1)
+					_exit(1);
+				if (read(rfd, &c, 1) != 1)
+					_exit(1);
+				if (i && write(wfd, &c, 1) != 1)
+					_exit(1);
+			}
+			_exit(0);
+		}
+		ret = pids[i] < 0 ? -1 : 0;
+	}
+	if (ret && pids[0] > 0)
+		kill(pids[0], SIGKILL);
+	close(ab[0]);
+	close(ab[1]);
+	close(ba[0]);
+	close(ba[1]);
+	return ret;
 }
 
 #endif /* CGROUP_SHARE_UTIL_H */
