@@ -42,13 +42,13 @@ more_opt()
 	esac
 }
 . "$here/bench/record-args.sh"
-data=$(mktemp -p "${dir:-$work}" record-numa.XXXXXX.data)
 throttle=/proc/sys/kernel/perf_cpu_time_max_percent
 rate=/proc/sys/kernel/perf_event_max_sample_rate
 old_throttle=$(cat $throttle)
 old_rate=$(cat $rate)
 # the kernel takes no rate while the throttle is off: the rate first
-trap 'echo "$old_throttle" > $throttle; echo "$old_rate" > $rate; rm -rf "$work" "$data"' EXIT
+trap 'echo "$old_throttle" > $throttle; echo "$old_rate" > $rate; rm -rf "$work" "${data:-}"' EXIT
+data=$(mktemp -p "${dir:-$work}" record-numa.XXXXXX.data)
 echo 100000 > $rate
 echo 0 > $throttle
 
