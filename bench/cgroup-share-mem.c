@@ -178,11 +178,6 @@ static int holds_print(const char *during)
 	return nr ? 0 : -ENOENT;
 }
 
-/*
- * A child in the cgroup open as @cgfd, pinned to CPU 0, that passes a byte
- * from p[@in] to p[@out] @rounds times; it keeps no other pipe end, so it
- * sees EOF if the other one dies.
- */
 /* @rounds round trips between cgroups @a and @b, both on CPU 0 */
 static int pingpong(const char *a, const char *b, int rounds)
 {

@@ -328,9 +328,10 @@ static inline __u64 cgs_run_busy(const char *dir, int cpu, __u64 ns)
 /*
  * Fork a task into each of the cgroups open as @cga and @cgb, both pinned
  * to @cpu, passing a byte back and forth through two pipes @rounds times:
- * a cgroup switch on @cpu at every pass.  Their pids go to @pids, for the
- * caller to reap; -1 where none started.  Returns 0 once both run, else
- * -1 with the one that started killed.
+ * a cgroup switch on @cpu at every pass.  Each keeps only its own two pipe
+ * ends, so it sees EOF and exits if the other dies.  Their pids go to
+ * @pids, for the caller to reap; -1 where none started.  Returns 0 once
+ * both run, else -1 with the one that started killed.
  */
 static inline int cgs_ping_pong(int cga, int cgb, int cpu, int rounds, pid_t pids[2])
 {
@@ -351,6 +352,8 @@ static inline int cgs_ping_pong(int cga, int cgb, int cpu, int rounds, pid_t pid
 			int rfd = i ? ab[0] : ba[0], wfd = i ? ba[1] : ab[1];
 			char c = 0;
 
+			close(i ? ab[1] : ba[1]);
+			close(i ? ba[0] : ab[0]);
 			cgs_pin(cpu);
 			for (int n = 0; n < rounds; n++) {
 				if (!i && write(wfd, &c, 1) != 1)
