@@ -6,8 +6,9 @@
  * a pipe (stdout by default), adding a HEADER_BUILD_ID record for each
  * DSO before the first sample that hits it (-b) or before its first
  * mapping (--buildid-all).  Nothing else in the stream changes.  A file
- * is written to a temporary name and renamed when complete; a FIFO gets a
- * pipe's stream and a device (/dev/null) is written in place.
+ * is written to a temporary name and renamed when complete (a signal
+ * removes it); a FIFO gets a pipe's stream and a device (/dev/null) is
+ * written in place (lib/perf-data.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +28,7 @@
 #include "lib/dso-hits.h"
 #include "lib/feature.h"
 #include "lib/parse-options.h"
+#include "lib/perf-data.h"
 #include "lib/session.h"
 
 static const char * const inject_usage[] = {
@@ -57,9 +59,9 @@ struct inject {
 	bool			build_id_all;
 	int			verbose;
 	struct perfx_session	session;
-	struct perfx_writer	out;
-	bool			out_pipe;
-	char			*tmp_name;	/* file output until renamed */
+	struct perfx_data	data;		/* -o: the path, its fd and kind */
+	struct perfx_writer	out;		/* buffered writes into data.fd */
+	bool			out_pipe;	/* a pipe's stream: stdout or a FIFO */
 	struct dso_hits		hits;
 	struct feature_buf	aux_index;	/* file output's AUXTRACE index */
 	char			*bid_table;	/* file output's BUILD_ID feature */
@@ -168,56 +170,17 @@ static int inject__record(struct inject *inj, const struct perf_event_header *ev
 	return err;
 }
 
-/*
- * An output that is not a regular file cannot be renamed over: a FIFO
- * gets a pipe's stream, as perf writes one there, and a device such as
- * /dev/null is written in place.
- */
-static int inject__open_special(struct inject *inj, const struct stat *st)
-{
-	int fd, err;
-
-	fd = open(inj->output_name, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		pr_err("%s: cannot open it: %s (%s)\n", inj->output_name, strerror(errno),
-		       perfx__errname(err));
-		return err;
-	}
-	inj->out_pipe = S_ISFIFO(st->st_mode);
-	err = perfx_writer__init(&inj->out, fd, inj->output_name);
-	if (err)
-		close(fd);
-	return err;
-}
-
 static int inject__open_output(struct inject *inj)
 {
-	struct stat st;
-	int fd, err;
+	int err;
 
-	if (inj->out_pipe)
-		return perfx_writer__init(&inj->out, STDOUT_FILENO, "stdout");
-	if (!stat(inj->output_name, &st) && !S_ISREG(st.st_mode))
-		return inject__open_special(inj, &st);
-	if (asprintf(&inj->tmp_name, "%s.perfx-XXXXXX", inj->output_name) < 0) {
-		inj->tmp_name = NULL;
-		return -ENOMEM;
-	}
-	fd = mkostemp(inj->tmp_name, O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		pr_err("%s: cannot create a temporary file beside it: %s (%s)\n",
-		       inj->output_name, strerror(errno), perfx__errname(err));
-		free(inj->tmp_name);
-		inj->tmp_name = NULL;
-		return err;
-	}
-	fchmod(fd, 0600);
-	err = perfx_writer__init(&inj->out, fd, inj->output_name);
+	err = perfx_data__open_write(&inj->data, inj->output_name, PERFX_DATA_TEMP_RENAME);
 	if (err)
-		close(fd);
-	return err;
+		return err;
+	perfx_data__discard_on_signals(&inj->data);
+	inj->out_pipe = perfx_data__is_pipe(&inj->data);
+	return perfx_writer__init(&inj->out, inj->data.fd,
+				  inj->data.kind == PERFX_DATA_STDOUT ? "stdout" : inj->output_name);
 }
 
 /* the output's header; a file's BUILD_ID table starts with the input's */
@@ -256,11 +219,6 @@ static int inject__finish(struct inject *inj)
 			return err;
 	}
 	err = perfx_header__write_file_finish(h, &inj->out, inj->out.pos - h->data.offset);
-	if (!err && close(inj->out.fd))
-		err = -errno;
-	inj->out.fd = -1;
-	if (!err && inj->tmp_name && rename(inj->tmp_name, inj->output_name))
-		err = -errno;
 	if (err)
 		pr_err("%s: cannot complete it: %s (%s)\n", inj->output_name, strerror(-err),
 		       perfx__errname(err));
@@ -282,13 +240,19 @@ static int inject__run(struct inject *inj)
 	return ret ? ret : inject__finish(inj);
 }
 
+/* A complete output takes the path's place; nothing half-written stays. */
+static int inject__close_output(struct inject *inj, int err)
+{
+	perfx_data__discard_on_signals(NULL);
+	if (err) {
+		perfx_data__discard(&inj->data);
+		return err;
+	}
+	return perfx_data__commit(&inj->data);
+}
+
 static void inject__cleanup(struct inject *inj)
 {
-	if (inj->out.fd >= 0 && inj->out.fd != STDOUT_FILENO)
-		close(inj->out.fd);
-	if (inj->tmp_name)
-		unlink(inj->tmp_name);	/* nothing half-written stays */
-	free(inj->tmp_name);
 	perfx_writer__exit(&inj->out);
 	dso_hits__exit(&inj->hits);
 	free(inj->aux_index.p);
@@ -375,11 +339,11 @@ int cmd_inject(int argc, char **argv)
 	inj->input_name = "-";
 	inj->output_name = "-";
 	inj->out.fd = -1;
+	inj->data.fd = -1;
 	ret = inject__parse(inj, argc, argv);
 	if (ret)
 		goto out_free;
 	perfx__setup_print(inj->verbose);
-	inj->out_pipe = !strcmp(inj->output_name, "-");
 	ret = dso_hits__init(&inj->hits, &inj->session, inj->build_id_all, inject__build_id,
 			     inj);
 	if (!ret)
@@ -389,13 +353,11 @@ int cmd_inject(int argc, char **argv)
 	ret = inject__open_output(inj);
 	if (!ret)
 		ret = inject__run(inj);
+	if (inj->data.path)
+		ret = inject__close_output(inj, ret);
 	if (inj->session.reader.fd != STDIN_FILENO)
 		close(inj->session.reader.fd);
 	perfx_session__close(&inj->session);
-	if (!ret) {
-		free(inj->tmp_name);
-		inj->tmp_name = NULL;
-	}
 out_cleanup:
 	inject__cleanup(inj);
 	/* perf exits 255 for what it refuses */

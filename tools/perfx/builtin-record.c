@@ -36,6 +36,7 @@
 #include "lib/numa.h"
 #include "lib/parse-events.h"
 #include "lib/parse-options.h"
+#include "lib/perf-data.h"
 #include "lib/read-affinity.h"
 #include "lib/record-config.h"
 #include "lib/record-rings.h"
@@ -134,9 +135,9 @@ struct record {
 	struct numa_topo	*topo;
 	struct record_rings	rings;
 	struct perfx_header	header;
-	struct perfx_writer	out;
-	bool			pipe;
-	char			*old_output;	/* FILE.old, if FILE was renamed */
+	struct perfx_data	data;		/* -o: the path, its fd and kind */
+	struct perfx_writer	out;		/* buffered writes into data.fd */
+	bool			pipe;		/* a pipe's stream: stdout or a FIFO */
 	__u64			data_start;	/* where the records begin */
 	unsigned long long	samples;
 	/* what the walk for build-ids saw: every record, LOST ones, lost samples */
@@ -727,36 +728,27 @@ static int record__start_rings(struct record *rec)
 	return err;
 }
 
-/* As perf: an existing non-empty file becomes FILE.old. */
+/*
+ * As perf: an existing non-empty file becomes FILE.old; a FIFO gets a
+ * pipe's stream; a device is written in place.
+ */
 static int record__open_output(struct record *rec)
 {
-	struct stat st;
-	int fd, err;
+	int err;
 
-	if (rec->pipe)
-		return perfx_writer__init(&rec->out, STDOUT_FILENO, "stdout");
-	if (!stat(rec->output, &st) && st.st_size && S_ISREG(st.st_mode)) {
-		if (asprintf(&rec->old_output, "%s.old", rec->output) < 0) {
-			rec->old_output = NULL;
-			return -ENOMEM;
-		}
-		if (rename(rec->output, rec->old_output)) {
-			pr_warning("cannot rename %s to %s: %s\n", rec->output, rec->old_output,
-				   strerror(errno));
-			free(rec->old_output);
-			rec->old_output = NULL;
-		}
-	}
-	fd = open(rec->output, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		err = -errno;
-		pr_err("%s: cannot create it: %s (%s)\n", rec->output, strerror(errno),
-		       perfx__errname(err));
-		return err;
-	}
-	err = perfx_writer__init(&rec->out, fd, rec->output);
+	err = perfx_data__open_write(&rec->data, rec->output, PERFX_DATA_KEEP_OLD);
 	if (err)
-		close(fd);
+		return err;
+	rec->pipe = perfx_data__is_pipe(&rec->data);
+	if (rec->pipe && rec->nr_aio) {
+		pr_err("%s: --aio writes at offsets in a file, not into a FIFO (EINVAL)\n",
+		       rec->output);
+		perfx_data__discard(&rec->data);
+		return -EINVAL;
+	}
+	err = perfx_writer__init(&rec->out, rec->data.fd, rec->data.kind == PERFX_DATA_STDOUT ? "stdout" : rec->output);
+	if (err)
+		perfx_data__discard(&rec->data);
 	return err;
 }
 
@@ -786,18 +778,6 @@ static int record__tracing_data(struct record *rec)
 	}
 	free(tps);
 	return feature_buf__commit(&b, &rec->header, HEADER_TRACING_DATA);
-}
-
-/* Nothing was recorded: no file is left, and FILE.old is FILE again. */
-static void record__discard_output(struct record *rec)
-{
-	if (rec->pipe || rec->out.fd < 0)
-		return;
-	close(rec->out.fd);
-	rec->out.fd = -1;
-	unlink(rec->output);
-	if (rec->old_output)
-		rename(rec->old_output, rec->output);
 }
 
 static int record__write_header(struct record *rec, int argc, const char **argv)
@@ -1039,9 +1019,9 @@ static int record__build_ids(struct record *rec)
 	__u64 pos;
 	int fd, err;
 
-	fd = open(rec->output, O_RDONLY | O_CLOEXEC);
+	fd = perfx_data__open_read(&rec->data);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = perfx_session__open_range(&s, fd, rec->output, &rec->header, rec->data_start,
 					rec->out.pos);
 	if (err)
@@ -1094,16 +1074,15 @@ static int record__finish_file(struct record *rec)
 	int err;
 
 	err = perfx_writer__flush(&rec->out);
-	if (!err && !rec->no_buildid)
+	/* a device is not read back: /dev/null has no records to walk */
+	if (!err && !rec->no_buildid && perfx_data__is_file(&rec->data))
 		err = record__build_ids(rec);
 	if (!err)
 		err = perfx_header__write_file_finish(&rec->header, &rec->out,
 						      rec->out.pos - rec->data_start);
 	if (err)
 		return err;
-	err = close(rec->out.fd) ? -errno : 0;
-	rec->out.fd = -1;
-	return err;
+	return perfx_data__commit(&rec->data);
 }
 
 /*
@@ -1159,9 +1138,27 @@ static void record__report_nodes(struct record *rec)
 			rec->rings.aff.nr_failed ? ", some moves were refused" : "");
 }
 
+/*
+ * A recording that cannot be finished keeps what reached the file, cut
+ * after its last whole record; a pipe, a FIFO or a device keeps what it
+ * was sent.  Returns @err.
+ */
+static int record__cut_short(struct record *rec, int err, __u64 bad_off)
+{
+	__u64 kept;
+
+	if (perfx_data__is_file(&rec->data) && rec->data.fd >= 0) {
+		kept = record__salvage(rec, bad_off);
+		pr_err("%s: not finished (%s): it holds the %llu bytes of records written before, without its features\n",
+		       rec->output, perfx__errname(err), kept);
+	}
+	perfx_data__keep(&rec->data);
+	return err;
+}
+
 static int record__finish(struct record *rec, int err)
 {
-	__u64 kept, bad_off;
+	__u64 bad_off = ~0ULL;
 	int aio_err;
 
 	aio_err = record_rings__finish(&rec->rings, &bad_off);
@@ -1181,12 +1178,7 @@ static int record__finish(struct record *rec, int err)
 		record__report(rec);
 		return 0;
 	}
-	if (!rec->pipe && rec->out.fd >= 0) {
-		kept = record__salvage(rec, bad_off);
-		pr_err("%s: not finished (%s): it holds the %llu bytes of records written before, without its features\n",
-		       rec->output, perfx__errname(err), kept);
-	}
-	return err;
+	return record__cut_short(rec, err, bad_off);
 }
 
 /* the workload is told to stop if it still runs, and waited for */
@@ -1204,7 +1196,6 @@ static int record__run(struct record *rec, int argc, const char **argv)
 	bool workload = rec->argc;
 	int err;
 
-	rec->pipe = !strcmp(rec->output, "-");
 	rec->opts.sample_cpu = record__cpu_target(rec);
 	rec->opts.enable_on_exec = workload && !rec->opts.sample_cpu && !record__task_target(rec);
 	record__check_freq(rec);
@@ -1232,26 +1223,31 @@ static int record__run(struct record *rec, int argc, const char **argv)
 		err = record__start_rings(rec);
 	if (!err)
 		err = record__write_header(rec, argc, argv);
-	if (!err)
-		err = record__synthesize(rec);
+	if (err)
+		goto out_discard;
+	/* from here on, what was synthesized before a failure is kept */
+	err = record__synthesize(rec);
 	if (!err && !rec->opts.enable_on_exec)
 		err = record__ioctl(rec, PERF_EVENT_IOC_ENABLE);
-	if (!err && workload) {
+	if (err)
+		return record__cut_short(rec, err, ~0ULL);
+	if (workload) {
 		err = workload__start(&rec->work);
 		rec->workload_failed = err;
-		if (err)
+		if (err) {
 			fprintf(stderr, "Failed to collect '%s' for the '%s' workload: %s\n",
 				rec->evlist->entries[0]->name, rec->argv[0], strerror(-err));
-	}
-	if (err) {
-		record__discard_output(rec);
-		return err;
+			goto out_discard;
+		}
 	}
 	err = record__loop(rec);
 	record__stop_workload(rec);
-	if (rec->out.fd < 0)
-		return err;
 	return record__finish(rec, err);
+
+out_discard:
+	/* nothing recorded: the path is as it was, FILE.old is FILE again */
+	perfx_data__discard(&rec->data);
+	return err;
 }
 
 static struct record *record__new(void)
@@ -1265,6 +1261,7 @@ static struct record *record__new(void)
 	rec->mmap_pages = RECORD_MMAP_PAGES;
 	rec->synth.proc_map_timeout_ms = SYNTHESIZE_PROC_MAP_TIMEOUT;
 	rec->out.fd = -1;
+	rec->data.fd = -1;
 	return rec;
 }
 
@@ -1277,12 +1274,10 @@ static void record__delete(struct record *rec)
 	record_rings__exit(&rec->rings);
 	numa_topo__delete(rec->topo);
 	evlist__delete(rec->evlist);
-	if (rec->out.fd >= 0 && rec->out.fd != STDOUT_FILENO)
-		close(rec->out.fd);
+	perfx_data__keep(&rec->data);
 	perfx_writer__exit(&rec->out);
 	perfx_header__exit(&rec->header);
 	free(rec->bid_table.p);
-	free(rec->old_output);
 	free(rec);
 }
 
