@@ -14,6 +14,8 @@ tap_init bench
 tap_workdir
 
 check() { if "$@" && sanitizer_clean; then ok "$what"; else notok "$what"; fi; }
+# after a compound condition (A && B): its status decides, not A's alone
+verdict() { if [ $? -eq 0 ] && sanitizer_clean; then ok "$what"; else notok "$what"; fi; }
 # ib ARGS...: a small inject-build-id run, stdout to $work/out
 ib() { "$PERFX" bench internals inject-build-id -i 1 -m 3 -n 5 "$@" > "$work/out" 2> "$work/err"; }
 # keep N: an injector that keeps the stream in $work/N
@@ -69,7 +71,8 @@ what="--seed: another seed, another stream"
 ib --seed 8 --injector "$(keep a)"
 rc=$?
 untask a
-check test $rc = 0 && ! same a unbuffered
+test $rc = 0 && ! same a unbuffered
+verdict
 
 what="an injector that fails: exit 1 and the message, no hang"
 timeout 60 "$PERFX" bench internals inject-build-id -i 1 -m 3 -n 5 --injector false \
@@ -78,7 +81,8 @@ check test $? = 1 -a "$(grep -c 'Build-id injection failed: false' "$work/out")"
 
 what="--seed x: perf's error and exit 129"
 ib --seed x
-check test $? = 129 && grep -q -- "--seed" "$work/err"
+test $? = 129 && grep -q -- "--seed" "$work/err"
+verdict
 
 # synth RUN ARGS...: a one-iteration synthesize -t run
 synth() { "$PERFX" bench internals synthesize -t -m 1 -M 1 -I 1 "$@" > "$work/out" 2> "$work/err"; }
@@ -104,4 +108,5 @@ check test $? = 0 -a "$(grep -c 'floor, proc' "$work/out")" = 1 -a \
 
 what="synthesize --source x: the expected values and exit 129"
 synth --source x
-check test $? = 129 && grep -q "expected auto, proc or bpf" "$work/err"
+test $? = 129 && grep -q "expected auto, proc or bpf" "$work/err"
+verdict

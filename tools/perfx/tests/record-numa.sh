@@ -27,6 +27,8 @@ trap cleanup EXIT
 tap_diag() { sed 's/^/#   /' "$work/err" | head -12; }
 export ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$work/san" UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$work/san"
 check() { if "$@"; then ok "$what"; else notok "$what"; fi; }
+# after a compound condition (A && B): its status decides, not A's alone
+verdict() { if [ $? -eq 0 ]; then ok "$what"; else notok "$what"; fi; }
 
 event=syscalls:sys_enter_lseek
 if ! command -v perf > /dev/null; then
@@ -113,7 +115,8 @@ same_records()
 	perf script -i "$work/$name.data" -F comm,cpu,trace > "$work/$name.script" 2> "$work/err"
 	tagged "$name"
 	what="$args: exit 0, perf script reads the file without a warning"
-	check [ "$rc" -eq 0 ] && ! grep -qiE 'warning|error|unexpected|incompatible|failed|out of order' "$work/err"
+	[ "$rc" -eq 0 ] && ! grep -qiE 'warning|error|unexpected|incompatible|failed|out of order' "$work/err"
+	verdict
 	what="$args: the same $((2 * nr)) records as serial mode"
 	if cmp -s "$work/serial.txt" "$work/$name.txt"; then
 		ok "$what"
@@ -190,12 +193,14 @@ else
 			;;
 		cpu)
 			what="$args: every move is to one CPU, the workloads' among them"
-			check [ -z "$(grep ' ' "$work/moves.cpu")" ] && grep -qx "$first" "$work/moves.cpu" &&
+			[ -z "$(grep ' ' "$work/moves.cpu")" ] && grep -qx "$first" "$work/moves.cpu" &&
 				grep -qx "$last" "$work/moves.cpu"
+			verdict
 			;;
 		sys)
 			what="$args: the thread never moves while draining"
-			check [ "$moves" -eq 0 ] && grep -q '^sched_setaffinity(0, ' "$work/strace.sys"
+			[ "$moves" -eq 0 ] && grep -q '^sched_setaffinity(0, ' "$work/strace.sys"
+			verdict
 			;;
 		esac
 		if [ $mode != sys ]; then
@@ -293,7 +298,8 @@ if [ $ring_unseen -eq "${#cpus[@]}" ]; then
 	skip "the rings' pages in numa_maps" "this kernel ($(uname -r)) maps rings without pages numa_maps counts"
 else
 	what="numa_maps: every ring's pages are all on its CPU's node, as -vv says"
-	check [ -n "$ring_ok" ] && [ $ring_unseen -eq 0 ]
+	[ -n "$ring_ok" ] && [ $ring_unseen -eq 0 ]
+	verdict
 fi
 for node in "${!aio_vmas[@]}"; do
 	rings=$(awk -v n="$node" '$5 == n' "$work/rings" | wc -l)
@@ -307,7 +313,8 @@ for node in "${!aio_vmas[@]}"; do
 	done
 	echo "# node $node: --aio VMAs ${aio_vmas[$node]}: $sum pages"
 	what="numa_maps: node $node's --aio buffers are bind:$node, all $((rings * 2 * pages)) pages there"
-	check [ -z "$bad" ] && [ "$sum" -eq $((rings * 2 * pages)) ]
+	[ -z "$bad" ] && [ "$sum" -eq $((rings * 2 * pages)) ]
+	verdict
 done
 for node in "${!aio_vmas[@]}"; do
 	what="the --aio thread of node $node runs on node $node's CPUs ($(node_cpus "$node"))"

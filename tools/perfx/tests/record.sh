@@ -27,6 +27,8 @@ tap_diag() { sed 's/^/#   /' "$work/err" | head -12; }
 # every sanitizer report of every run, whatever its stderr went to
 export ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$work/san" UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$work/san"
 check() { if "$@"; then ok "$what"; else notok "$what"; fi; }
+# after a compound condition (A && B): its status decides, not A's alone
+verdict() { if [ $? -eq 0 ]; then ok "$what"; else notok "$what"; fi; }
 
 if ! command -v perf > /dev/null ||
    ! perf record -q -e cpu-clock -o "$work/probe.data" -- true > /dev/null 2> "$work/err"; then
@@ -87,8 +89,9 @@ done
 "$PERFX" record -e cpu-clock -F 2000 -o "$work/f.data" -- "$work/hot" > /dev/null 2> "$work/rec.err"
 cp "$work/rec.err" "$work/err"
 what="a workload's file: perf's closing lines, exit 0, nothing lost"
-check grep -q '^\[ perf record: Captured and wrote .* MB .*/f.data ([0-9]* samples) \]$' "$work/rec.err" &&
+grep -q '^\[ perf record: Captured and wrote .* MB .*/f.data ([0-9]* samples) \]$' "$work/rec.err" &&
 	! grep -q 'Warning' "$work/rec.err"
+verdict
 for tool in "report --stdio" "report --header-only" "script" "evlist -v" "buildid-list"; do
 	what="perf $tool reads it without a warning"
 	# shellcheck disable=SC2086
@@ -141,7 +144,8 @@ for sig in INT TERM; do
 	wait "$pid"
 	rc=$?
 	what="SIG$sig ends -a with exit 0 and perf's closing lines"
-	check [ $rc -eq 0 ] && grep -q 'Captured and wrote' "$work/err"
+	[ $rc -eq 0 ] && grep -q 'Captured and wrote' "$work/err"
+	verdict
 	what="SIG$sig: perf report reads the file without a warning"
 	check perf_clean perf report --stdio -i "$work/s.data"
 done
@@ -163,8 +167,9 @@ echo old > "$work/w.data"
 "$PERFX" record -q -o "$work/w.data" -- "$work/nonexistent" 2> "$work/err"
 rc=$?
 what="a workload that cannot run: perf's message, exit 255, the old file kept"
-check [ $rc -eq 255 ] && grep -q "Failed to collect .* for the '$work/nonexistent' workload: No such file" "$work/err" &&
+[ $rc -eq 255 ] && grep -q "Failed to collect .* for the '$work/nonexistent' workload: No such file" "$work/err" &&
 	[ "$(cat "$work/w.data")" = old ] && [ ! -e "$work/w.data.old" ]
+verdict
 
 # 8: cut short: never silently wrong, serially or with --aio (whose
 # writes may be done out of order)
@@ -193,7 +198,8 @@ for aio in "" --aio=2; do
 		> /dev/null 2> "$work/err"
 	rc=$?
 	what="a full disk${aio:+ $aio}: exit 255 naming ENOSPC and what the file keeps"
-	check [ $rc -eq 255 ] && grep -q 'ENOSPC' "$work/err" && grep -q 'it holds the [0-9]* bytes of records' "$work/err"
+	[ $rc -eq 255 ] && grep -q 'ENOSPC' "$work/err" && grep -q 'it holds the [0-9]* bytes of records' "$work/err"
+	verdict
 	what="a full disk${aio:+ $aio}: perf reads the file up to its last whole record, no warning"
 	check perf_clean perf report --stdio -i "$work/small/f.data"
 done
@@ -213,7 +219,8 @@ out=$work/perf-all.data record_all perf 2> /dev/null
 what="--buildid-all: the build-ids of perf record --buildid-all"
 perf buildid-list -i "$work/full.data" 2> /dev/null | sort > "$work/bid-perfx"
 perf buildid-list -i "$work/perf-all.data" 2> /dev/null | sort > "$work/bid-perf"
-check grep -q '/libc\.so' "$work/bid-perfx" && diff "$work/bid-perf" "$work/bid-perfx" > "$work/err"
+grep -q '/libc\.so' "$work/bid-perfx" && diff "$work/bid-perf" "$work/bid-perfx" > "$work/err"
+verdict
 data_size=$(u64_at "$work/full.data" 48)
 data_end=$(( $(u64_at "$work/full.data" 40) + data_size ))
 full_size=$(stat -c %s "$work/full.data")
@@ -226,9 +233,10 @@ for cut in $((data_end + 64)) $((full_size - 64)); do
 	cut_size=$(u64_at "$work/cut.data" 48)
 	cut_lines=$(script_lines "$work/cut.data")
 	what="a write failing at byte $cut of ~$full_size, in the features: exit 255 naming EFBIG, every record kept ($cut_lines of $full_lines lines, $cut_size bytes)"
-	check [ $rc -eq 255 ] && grep -q "not finished (EFBIG): it holds the $cut_size bytes" "$work/err" &&
+	[ $rc -eq 255 ] && grep -q "not finished (EFBIG): it holds the $cut_size bytes" "$work/err" &&
 		[ "$cut_lines" -eq "$full_lines" ] && [ "$full_lines" -gt 5 ] &&
 		[ "$(stat -c %s "$work/cut.data")" -eq $(( $(u64_at "$work/cut.data" 40) + cut_size )) ]
+	verdict
 	what="a write failing at byte $cut, in the features: perf script reads the records, no warning"
 	check perf_clean perf script --show-task-events --show-mmap-events -i "$work/cut.data"
 done
@@ -243,7 +251,8 @@ synth_of() { perf script -i "$1" --show-task-events --show-mmap-events 2> /dev/n
 what="--num-thread-synthesize 1 and 4: the same records of still tasks"
 synth_of "$work/n1.data" > "$work/n1.txt"
 synth_of "$work/n4.data" > "$work/n4.txt"
-check [ -s "$work/n1.txt" ] && diff "$work/n1.txt" "$work/n4.txt" > "$work/err"
+[ -s "$work/n1.txt" ] && diff "$work/n1.txt" "$work/n4.txt" > "$work/err"
+verdict
 
 # 9b: lost records.  A one-page ring sampled every 20 us of a busy task
 # overflows while perfx is stopped: its warnings are the ones perf report
@@ -268,13 +277,15 @@ lost_run()
 lost_run
 what="lost records: perf's warnings, with the figures perf report gives for the file"
 grep -E '^Processed [0-9]+ (events|samples) and lost ' "$work/lost.err" > "$work/lost.said"
-check grep -q 'lost [0-9]* chunks!$' "$work/lost.said" &&
+grep -q 'lost [0-9]* chunks!$' "$work/lost.said" &&
 	grep -qx 'Check IO/CPU overload!' "$work/lost.err" &&
 	diff "$work/lost.said" <(perf report --stdio -i "$work/lost.data" 2>&1 |
 				 grep -E '^Processed [0-9]+ (events|samples) and lost ')
+verdict
 lost_run -q
 what="lost records, -q: no warning"
-check [ ! -s "$work/lost.err" ] && [ -s "$work/lost.data" ]
+[ ! -s "$work/lost.err" ] && [ -s "$work/lost.data" ]
+verdict
 
 # 10: bad values: a message, exit 129
 for bad in "-F 0" "-F fast" "-c 0" "-m 0" "-m 3x" "-k bogus" "--num-thread-synthesize 0" \
@@ -284,14 +295,16 @@ for bad in "-F 0" "-F fast" "-c 0" "-m 0" "-m 3x" "-k bogus" "--num-thread-synth
 	"$PERFX" record $bad -o "$work/bad.data" -- true > /dev/null 2> "$work/err"
 	rc=$?
 	what="record $bad: refused with exit 129 and the expectation"
-	check [ $rc -eq 129 ] && grep -q 'expected' "$work/err" && [ ! -e "$work/bad.data" ]
+	[ $rc -eq 129 ] && grep -q 'expected' "$work/err" && [ ! -e "$work/bad.data" ]
+	verdict
 done
 
 "$PERFX" record --aio -o - -- true > "$work/out" 2> "$work/err"
 rc=$?
 what="record --aio -o -: refused with exit 129, saying why, nothing written"
-check [ $rc -eq 129 ] && grep -q -- '--aio writes at offsets in a file, not into a pipe (-o -) (EINVAL)' "$work/err" &&
+[ $rc -eq 129 ] && grep -q -- '--aio writes at offsets in a file, not into a pipe (-o -) (EINVAL)' "$work/err" &&
 	[ ! -s "$work/out" ]
+verdict
 
 what="no sanitizer report in any of it"
 check [ -z "$(cat "$work"/san.* 2> /dev/null)" ]
