@@ -202,21 +202,10 @@ static int feat_count(const struct perf_file_header *fh)
 	return nr;
 }
 
-static int check_feature_ids(const char *name, const struct perf_file_header *fh)
+/* feature ids this perfx reads; a later perf's others are skipped */
+static bool feat_known(__u64 feat)
 {
-	int i;
-
-	for (i = 0; i < HEADER_FEAT_BITS; i++) {
-		if (i == 1)
-			i = HEADER_LAST_FEATURE;
-		if (fh->adds_features[i / 64] & (1ULL << (i % 64))) {
-			pr_err("%s: byte offset %zu: unknown feature id %d in the header's feature bitmap, perf knows 1..%d (EINVAL)\n",
-			       name, offsetof(struct perf_file_header, adds_features) + i / 8,
-			       i, HEADER_LAST_FEATURE - 1);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return feat > 0 && feat < HEADER_LAST_FEATURE;
 }
 
 static int check_attr_size(const char *name, const struct perf_file_header *fh)
@@ -351,10 +340,14 @@ static int file_layout__read(struct file_layout *l, struct perfx_header *h, int 
 		if (err)
 			return err;
 	}
-	for (feat = 0, i = 0; feat < HEADER_LAST_FEATURE; feat++) {
+	/* the table has a section for every bit set, known or not */
+	for (feat = 0, i = 0; feat < HEADER_FEAT_BITS; feat++) {
 		const struct perf_file_section *s = &l->feat_table[i];
 
 		if (!(fh->adds_features[feat / 64] & (1ULL << (feat % 64))))
+			continue;
+		i++;
+		if (!feat_known(feat))
 			continue;
 		err = pread_new(fd, name, s->offset, s->size, &body);
 		if (err)
@@ -362,7 +355,6 @@ static int file_layout__read(struct file_layout *l, struct perfx_header *h, int 
 		free(h->feat[feat]);
 		h->feat[feat] = body;
 		h->feat_size[feat] = s->size;
-		i++;
 	}
 	return 0;
 }
@@ -409,8 +401,6 @@ int perfx_header__read_file(struct perfx_header *h, int fd, const char *name,
 	int err;
 
 	err = check_attr_size(name, fh);
-	if (!err)
-		err = check_feature_ids(name, fh);
 	if (!err)
 		err = file_layout__add(&l, name, "file header", -1, &head, file_size);
 	if (!err)
@@ -473,14 +463,9 @@ static int read_feature_record(struct perfx_header *h, const char *name,
 		return -EINVAL;
 	}
 	memcpy(&fe, ev, sizeof(fe));
-	if (!fe.feat_id || fe.feat_id > HEADER_LAST_FEATURE) {
-		pr_err("%s: byte offset %llu: HEADER_FEATURE record: unknown feature id %llu, perf knows 1..%d (EINVAL)\n",
-		       name, (unsigned long long)pos, (unsigned long long)fe.feat_id,
-		       HEADER_LAST_FEATURE);
-		return -EINVAL;
-	}
-	if (fe.feat_id == HEADER_LAST_FEATURE)
-		return 0;	/* perf's end of the features */
+	/* a later perf's features, and its end of the features, are skipped */
+	if (!feat_known(fe.feat_id))
+		return 0;
 	return perfx_header__set_feature(h, fe.feat_id, (const char *)ev + sizeof(fe),
 					 ev->size - sizeof(fe));
 }
