@@ -480,10 +480,14 @@ int perfx_header__read_record(struct perfx_header *h, const char *name,
 	return 0;
 }
 
-/* the attr slot of a written file: the largest attr read */
+/*
+ * The attr slot of a written file: the largest attr read, not this
+ * build's sizeof(struct perf_event_attr): perf <= 6.2 refuses attr sizes
+ * newer than its own.
+ */
 static __u32 attr_slot(const struct perfx_header *h)
 {
-	__u32 slot = sizeof(struct perf_event_attr);
+	__u32 slot = h->nr_attrs ? 0 : sizeof(struct perf_event_attr);
 	int i;
 
 	for (i = 0; i < h->nr_attrs; i++)

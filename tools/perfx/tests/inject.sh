@@ -82,6 +82,74 @@ what="file to file without -b: the records are copied unchanged"
 check cmp -s <(perf report -D -i "$work/f.data" 2> /dev/null | grep -c '^0x') \
 	<(perf report -D -i "$work/copy.data" 2> /dev/null | grep -c '^0x')
 
+# attr_sizes FILE: each attr.size of a file's attrs section, and its attr_size
+attr_sizes()
+{
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+attr_size, off, size = struct.unpack_from('<3Q', d, 16)
+print(attr_size, *[struct.unpack_from('<I', d, o + 4)[0] for o in range(off, off + size, attr_size)])
+PY
+}
+# pipe_attr_sizes: each HEADER_ATTR record's attr.size in a pipe stream on stdin
+pipe_attr_sizes()
+{
+	python3 -c '
+import struct, sys
+d = sys.stdin.buffer.read()
+i, out = 16, []
+while i + 8 <= len(d):
+    t, size = struct.unpack_from("<I2xH", d, i)
+    if t == 64:
+        out.append(struct.unpack_from("<I", d, i + 12)[0])
+    i += size or len(d)
+print(*out)'
+}
+what="perf 6.1's 128-byte attrs stay 128 bytes in a file: attr_size and each attr.size"
+perf record -q -e cpu-clock,task-clock -o "$work/two.data" -- ls / > /dev/null 2>&1
+"$PERFX" inject -b -i "$work/two.data" -o "$work/two.out" 2> "$work/err"
+check test "$(attr_sizes "$work/two.out")" = "$(attr_sizes "$work/two.data")" -a \
+	"$(attr_sizes "$work/two.data")" = "144 128 128"
+what="perf 6.1's 128-byte attrs stay 128 bytes in a pipe's HEADER_ATTR records"
+"$PERFX" inject -b -i "$work/two.data" > "$work/two.pipe" 2> "$work/err"
+check test "$(pipe_attr_sizes < "$work/two.pipe")" = "128 128"
+what="perf 6.1's attrs injected: perf report reads the file and the pipe"
+check perf report -i "$work/two.out" --stdio > /dev/null 2>&1 &&
+	perf report -i - --stdio < "$work/two.pipe" > /dev/null 2>&1
+
+# add_feature IN OUT ID BODY: IN with a feature section of ID added, as a later perf writes
+add_feature()
+{
+	python3 - "$@" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+feat, body = int(sys.argv[3]), sys.argv[4].encode()
+bits = list(struct.unpack_from('<4Q', d, 72))
+doff, dsize = struct.unpack_from('<2Q', d, 40)
+table = doff + dsize
+ids = [i for i in range(256) if bits[i // 64] >> (i % 64) & 1]
+secs = [struct.unpack_from('<2Q', d, table + 16 * k) for k in range(len(ids))]
+bodies = dict((i, bytes(d[o:o + n])) for i, (o, n) in zip(ids, secs))
+bodies[feat] = body
+bits[feat // 64] |= 1 << (feat % 64)
+ids = sorted(bodies)
+out, pos = bytearray(), table + 16 * len(ids)
+for i in ids:
+    out += struct.pack('<2Q', pos, len(bodies[i]))
+    pos += len(bodies[i])
+for i in ids:
+    out += bodies[i]
+struct.pack_into('<4Q', d, 72, *bits)
+open(sys.argv[2], 'wb').write(bytes(d[:table]) + bytes(out))
+PY
+}
+what="a file with a later perf's feature 40: read, the feature dropped, perf reads the output"
+add_feature "$work/f.data" "$work/later.data" 40 "a later perf's feature"
+"$PERFX" inject -b -i "$work/later.data" -o "$work/later.out" 2> "$work/err"
+check test $? -eq 0 -a "$(od -An -tx8 -j 72 -N 8 "$work/later.out" | tr -d ' ' | cut -c 6)" = 0 &&
+	test "$(nsamples "$work/later.out")" = "$(nsamples "$work/f.data")"
+
 what="--buildid-all: a build-id for every mapped DSO"
 "$PERFX" inject --buildid-all -i "$work/p.pipe" -o "$work/all.data" 2> "$work/err"
 perf inject --buildid-all -i "$work/p.pipe" -o "$work/perfall.data" 2> /dev/null

@@ -393,6 +393,54 @@ static void test_later_features(void)
 	free(f.p);
 }
 
+/* @h written as a file (@pipe: a pipe with HEADER_ATTRs) and no data */
+static struct buf write_header(struct perfx_header *h, bool pipe)
+{
+	struct perfx_writer w;
+	struct buf out = { NULL, 0, 0 };
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || perfx_writer__init(&w, fd, "out") ||
+	    (pipe ? perfx_header__write_pipe(h, &w, true) || perfx_writer__flush(&w) :
+		    perfx_header__write_file_start(h, &w) ||
+		    perfx_header__write_file_finish(h, &w, 0)))
+		abort();
+	out.len = w.pos;
+	out.p = malloc(out.len);
+	if (!out.p || pread(fd, out.p, out.len, 0) != (ssize_t)out.len)
+		abort();
+	close(fd);
+	perfx_writer__exit(&w);
+	return out;
+}
+
+/* attrs are written at the size they were read, however large this build's are */
+static void test_attr_size(void)
+{
+	struct perf_event_attr attr = { .size = PERF_ATTR_SIZE_VER5, .sample_type = sample_type };
+	struct perfx_header h = { 0 };
+	struct perf_file_header fh;
+	struct buf f, p;
+	__u64 id = 7;
+	__u32 size;
+
+	if (perfx_header__add_attr(&h, &attr, PERF_ATTR_SIZE_VER5, &id, 1))
+		abort();
+	f = write_header(&h, false);
+	memcpy(&fh, f.p, sizeof(fh));
+	memcpy(&size, f.p + fh.attrs.offset + offsetof(struct perf_event_attr, size), 4);
+	tap_ok(fh.attr_size == PERF_ATTR_SIZE_VER5 + 16 && size == PERF_ATTR_SIZE_VER5,
+	       "a 112-byte attr is written in a 112-byte slot (attr_size %llu, attr.size %u)",
+	       (unsigned long long)fh.attr_size, size);
+	p = write_header(&h, true);
+	memcpy(&size, p.p + 16 + 8 + offsetof(struct perf_event_attr, size), 4);
+	tap_ok(p.len == 16 + 8 + PERF_ATTR_SIZE_VER5 + 8 && size == PERF_ATTR_SIZE_VER5,
+	       "a pipe's HEADER_ATTR keeps the 112-byte attr (%zu bytes, attr.size %u)", p.len, size);
+	free(f.p);
+	free(p.p);
+	perfx_header__exit(&h);
+}
+
 /* Random truncations, flipped bytes and sizes: an error or records, no crash. */
 static void test_mutations(void)
 {
@@ -436,6 +484,7 @@ int main(void)
 	test_odd_sizes();
 	test_file();
 	test_later_features();
+	test_attr_size();
 	test_mutations();
 	unlink(path);
 	return tap_done();
