@@ -52,11 +52,17 @@ int perfx_header__add_attr(struct perfx_header *h, const void *attr, __u32 size,
 {
 	struct perfx_attr *attrs, *a;
 
-	attrs = realloc(h->attrs, (h->nr_attrs + 1) * sizeof(*attrs));
-	if (!attrs)
-		return -ENOMEM;
-	h->attrs = attrs;
-	a = &attrs[h->nr_attrs];
+	/* doubled: a file of thousands of attrs is read in linear time */
+	if (h->nr_attrs == h->alloc_attrs) {
+		int alloc = h->alloc_attrs ? 2 * h->alloc_attrs : 4;
+
+		attrs = realloc(h->attrs, alloc * sizeof(*attrs));
+		if (!attrs)
+			return -ENOMEM;
+		h->attrs = attrs;
+		h->alloc_attrs = alloc;
+	}
+	a = &h->attrs[h->nr_attrs];
 	*a = (struct perfx_attr){ .size = size, .nr_ids = nr_ids };
 	a->attr = malloc(size);
 	a->ids = malloc(nr_ids ? nr_ids * sizeof(*ids) : 1);
@@ -234,20 +240,33 @@ static int check_attr_size(const char *name, const struct perf_file_header *fh)
 struct file_layout {
 	struct file_range	*r;
 	int			nr;
+	int			alloc;
 	char			*attr_table;
 	struct perf_file_section *feat_table;
 	int			nr_feat;
 };
 
-static int file_layout__add(struct file_layout *l, const char *name, const char *what,
-			    int idx, const struct perf_file_section *s, __u64 file_size)
+/* Adds a section; file_layout__check() checks them all at once. */
+static int file_layout__add(struct file_layout *l, const char *what, int idx,
+			    const struct perf_file_section *s)
 {
-	struct file_range *r = realloc(l->r, (l->nr + 1) * sizeof(*r));
+	struct file_range *r;
 
-	if (!r)
-		return -ENOMEM;
-	l->r = r;
-	r[l->nr++] = (struct file_range){ what, idx, s->offset, s->size };
+	if (l->nr == l->alloc) {
+		int alloc = l->alloc ? 2 * l->alloc : 16;
+
+		r = realloc(l->r, alloc * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		l->r = r;
+		l->alloc = alloc;
+	}
+	l->r[l->nr++] = (struct file_range){ what, idx, s->offset, s->size };
+	return 0;
+}
+
+static int file_layout__check(struct file_layout *l, const char *name, __u64 file_size)
+{
 	return check_ranges(name, l->r, l->nr, file_size);
 }
 
@@ -287,11 +306,11 @@ static int file_layout__attrs(struct file_layout *l, int fd, const char *name,
 			       (unsigned long long)ids.size);
 			return -EINVAL;
 		}
-		err = file_layout__add(l, name, "ids of attr", (int)i, &ids, file_size);
+		err = file_layout__add(l, "ids of attr", (int)i, &ids);
 		if (err)
 			return err;
 	}
-	return 0;
+	return file_layout__check(l, name, file_size);
 }
 
 /* The feature table after the data, then each feature's section. */
@@ -304,18 +323,14 @@ static int file_layout__features(struct file_layout *l, int fd, const char *name
 	l->nr_feat = feat_count(fh);
 	table.offset = fh->data.offset + fh->data.size;
 	table.size = l->nr_feat * sizeof(struct perf_file_section);
-	err = file_layout__add(l, name, "feature table", -1, &table, file_size);
-	if (err)
-		return err;
-	err = pread_new(fd, name, table.offset, table.size, (void **)&l->feat_table);
-	if (err)
-		return err;
-	for (i = 0; i < l->nr_feat; i++) {
-		err = file_layout__add(l, name, "feature section", i, &l->feat_table[i], file_size);
-		if (err)
-			return err;
-	}
-	return 0;
+	err = file_layout__add(l, "feature table", -1, &table);
+	if (!err)
+		err = file_layout__check(l, name, file_size);
+	if (!err)
+		err = pread_new(fd, name, table.offset, table.size, (void **)&l->feat_table);
+	for (i = 0; i < l->nr_feat && !err; i++)
+		err = file_layout__add(l, "feature section", i, &l->feat_table[i]);
+	return err ? err : file_layout__check(l, name, file_size);
 }
 
 static int file_layout__read(struct file_layout *l, struct perfx_header *h, int fd,
@@ -402,11 +417,13 @@ int perfx_header__read_file(struct perfx_header *h, int fd, const char *name,
 
 	err = check_attr_size(name, fh);
 	if (!err)
-		err = file_layout__add(&l, name, "file header", -1, &head, file_size);
+		err = file_layout__add(&l, "file header", -1, &head);
 	if (!err)
-		err = file_layout__add(&l, name, "attrs section", -1, &fh->attrs, file_size);
+		err = file_layout__add(&l, "attrs section", -1, &fh->attrs);
 	if (!err)
-		err = file_layout__add(&l, name, "data section", -1, &fh->data, file_size);
+		err = file_layout__add(&l, "data section", -1, &fh->data);
+	if (!err)
+		err = file_layout__check(&l, name, file_size);
 	if (!err)
 		err = file_layout__attrs(&l, fd, name, fh, file_size);
 	if (!err)

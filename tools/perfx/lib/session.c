@@ -120,6 +120,8 @@ int perfx_session__open_range(struct perfx_session *s, int fd, const char *name,
 
 void perfx_session__close(struct perfx_session *s)
 {
+	free(s->ids);
+	s->ids = NULL;
 	perfx_reader__exit(&s->reader);
 	perfx_header__exit(&s->header);
 }
@@ -266,6 +268,50 @@ static bool attr__sample_id_all(const struct perfx_attr *a)
 	return attr.sample_id_all;
 }
 
+/* An id's slot in the hash: the first empty one or the id's */
+static struct perfx_session_id *session__id_slot(const struct perfx_session *s, __u64 id)
+{
+	__u64 i = (id * 0x9e3779b97f4a7c15ULL) >> 32;
+
+	for (;; i++) {
+		struct perfx_session_id *e = &s->ids[i & s->ids_mask];
+
+		if (!e->attr || e->id == id)
+			return e;
+	}
+}
+
+/*
+ * Every attr's ids hashed: a sample finds its attr in constant time
+ * however many attrs there are; an id two attrs have is the first one's.
+ */
+static int session__hash_ids(struct perfx_session *s)
+{
+	const struct perfx_header *h = &s->header;
+	size_t nr = 0, size = 16;
+	int i;
+	__u32 j;
+
+	for (i = 0; i < h->nr_attrs; i++)
+		nr += h->attrs[i].nr_ids;
+	while (size < 2 * nr)
+		size *= 2;
+	free(s->ids);
+	s->ids = calloc(size, sizeof(*s->ids));
+	if (!s->ids)
+		return -ENOMEM;
+	s->ids_mask = size - 1;
+	for (i = 0; i < h->nr_attrs; i++) {
+		for (j = 0; j < h->attrs[i].nr_ids; j++) {
+			struct perfx_session_id *e = session__id_slot(s, h->attrs[i].ids[j]);
+
+			if (!e->attr)
+				*e = (struct perfx_session_id){ h->attrs[i].ids[j], &h->attrs[i] };
+		}
+	}
+	return 0;
+}
+
 /* One sample_type for all attrs, or every attr has IDENTIFIER and we look. */
 static int session__sample_layout(struct perfx_session *s, __u64 pos)
 {
@@ -294,22 +340,21 @@ static int session__sample_layout(struct perfx_session *s, __u64 pos)
 		       s->name, (unsigned long long)pos);
 		return -EINVAL;
 	}
+	if (s->by_id) {
+		int err = session__hash_ids(s);
+
+		if (err)
+			return err;
+	}
 	s->sample_attrs = h->nr_attrs;
 	return 0;
 }
 
 static int session__sample_type(struct perfx_session *s, __u64 id, __u64 *type)
 {
-	struct perfx_header *h = &s->header;
-	__u32 i, j;
+	const struct perfx_session_id *e = session__id_slot(s, id);
 
-	for (i = 0; i < (__u32)h->nr_attrs; i++) {
-		for (j = 0; j < h->attrs[i].nr_ids; j++) {
-			if (h->attrs[i].ids[j] == id)
-				return perfx_header__attr_sample_type(&h->attrs[i], type);
-		}
-	}
-	return -ENOENT;
+	return e->attr ? perfx_header__attr_sample_type(e->attr, type) : -ENOENT;
 }
 
 int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event_header *ev,

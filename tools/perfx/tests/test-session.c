@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/data.h"
@@ -441,6 +442,57 @@ static void test_attr_size(void)
 	perfx_header__exit(&h);
 }
 
+#define MANY_ATTRS	20000
+
+/*
+ * 20,000 attrs of two sample_types, an id each, and a sample of each id:
+ * the layout is checked and each sample finds its attr in linear time
+ * (0.2 s here under ASan; the quadratic reader took 3 minutes).
+ */
+static void test_many_attrs(void)
+{
+	struct perfx_header h = { 0 };
+	struct perfx_writer w;
+	struct buf data = { NULL, 0, 0 };
+	struct timespec t0, t1;
+	__u64 i, sum, want = 0;
+	int fd, nr, ret;
+	double secs;
+
+	for (i = 0; i < MANY_ATTRS; i++) {
+		struct perf_event_attr attr = {
+			.size = sizeof(attr),
+			.sample_type = sample_type | PERF_SAMPLE_IDENTIFIER |
+				       (i % 2 ? PERF_SAMPLE_CPU : 0),
+		};
+		__u64 s[5] = { 1000 + i, 0x1000 + i, 42ULL << 32 | 42, 1000, 0 }, id = 1000 + i;
+
+		if (perfx_header__add_attr(&h, &attr, sizeof(attr), &id, 1))
+			abort();
+		put_rec(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, s, (4 + i % 2) * 8);
+		want += 0x1000 + i;
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || perfx_writer__init(&w, fd, "out") ||
+	    perfx_header__write_file_start(&h, &w) ||
+	    perfx_writer__write(&w, data.p, data.len) ||
+	    perfx_header__write_file_finish(&h, &w, data.len))
+		abort();
+	perfx_writer__exit(&w);
+	close(fd);
+	fd = open(path, O_RDONLY);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = read_all(fd, &nr, &sum);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	close(fd);
+	secs = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	tap_ok(!ret && nr == MANY_ATTRS && sum == want && secs < 5,
+	       "%d attrs and a sample of each id read in %.2f s, under 5 (ret %d, %d records)",
+	       MANY_ATTRS, secs, ret, nr);
+	perfx_header__exit(&h);
+	free(data.p);
+}
+
 /* Random truncations, flipped bytes and sizes: an error or records, no crash. */
 static void test_mutations(void)
 {
@@ -485,6 +537,7 @@ int main(void)
 	test_file();
 	test_later_features();
 	test_attr_size();
+	test_many_attrs();
 	test_mutations();
 	unlink(path);
 	return tap_done();
