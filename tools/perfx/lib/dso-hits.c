@@ -68,6 +68,28 @@ static int dso_hits__mmap(struct dso_hits *h, const struct perf_event_header *ev
 	return h->all ? dso_hits__hit(h, dso, cpumode) : 0;
 }
 
+/*
+ * A sample whose map is not known yet waits for it; past MAX_PENDING
+ * such samples it is counted instead, and the first one said.
+ */
+static int dso_hits__wait(struct dso_hits *h, const struct perfx_sample *sample, __u64 pos)
+{
+	/* most streams never need it: allocated, and its pages touched, when one does */
+	if (!h->pending) {
+		h->pending = malloc(MAX_PENDING * sizeof(*h->pending));
+		if (!h->pending)
+			return -ENOMEM;
+	}
+	if (h->nr_pending < MAX_PENDING) {
+		h->pending[h->nr_pending++] = (struct dso_hits_pending){ *sample, h->round };
+		return 0;
+	}
+	if (!h->nr_unwaited++)
+		pr_warning("%s: byte offset %llu: over %d samples wait for the map they hit, this one and later ones are not looked up again: their DSOs may get no build-id\n",
+			   h->session->name, (unsigned long long)pos, MAX_PENDING);
+	return 0;
+}
+
 static int dso_hits__sample(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos)
 {
 	struct perfx_sample sample;
@@ -81,26 +103,20 @@ static int dso_hits__sample(struct dso_hits *h, const struct perf_event_header *
 	if (err || !sample.has_ip)
 		return err;
 	if (h->last.valid && sample.pid == h->last.pid && sample.cpumode == h->last.cpumode &&
-	    sample.ip >= h->last.start && sample.ip < h->last.end)
+	    sample.ip >= h->last.start && sample.ip < h->last.end && sample.time >= h->last.time)
 		return 0;
 	map = machine__find_map(&h->machine, sample.cpumode, sample.pid, sample.ip, sample.time);
 	if (map) {
+		/* a hidden map is only for the samples older than what hides it */
+		h->last.valid = !map->hidden;
 		h->last.start = map->start;
 		h->last.end = map->end;
+		h->last.time = map->time;
 		h->last.pid = sample.pid;
 		h->last.cpumode = sample.cpumode;
-		h->last.valid = true;
 		return dso_hits__hit(h, map->dso, sample.cpumode);
 	}
-	/* most streams never need it: allocated, and its pages touched, when one does */
-	if (!h->pending) {
-		h->pending = malloc(MAX_PENDING * sizeof(*h->pending));
-		if (!h->pending)
-			return -ENOMEM;
-	}
-	if (h->nr_pending < MAX_PENDING)
-		h->pending[h->nr_pending++] = (struct dso_hits_pending){ sample, h->round };
-	return 0;
+	return dso_hits__wait(h, &sample, pos);
 }
 
 /* after a map or a fork: the earlier samples it now explains */

@@ -30,17 +30,24 @@ void machine__exit(struct machine *m)
 }
 
 /*
- * Drops the maps that [start, end) hides whole, so that a stream mapping
- * the same ranges again and again keeps a short list.
+ * A map [start, end) hides whole stays for the samples older than the
+ * new one that come after it (another CPU's buffer); one hidden a second
+ * time is dropped, so that a stream mapping the same ranges again and
+ * again keeps a short list.
  */
-static void maps__drop_hidden(struct maps *maps, __u64 start, __u64 end)
+static void maps__hide(struct maps *maps, __u64 start, __u64 end)
 {
 	int i, nr = 0;
 
 	for (i = 0; i < maps->nr; i++) {
-		if (maps->v[i].start >= start && maps->v[i].end <= end)
-			continue;
-		maps->v[nr++] = maps->v[i];
+		struct map *map = &maps->v[i];
+
+		if (map->start >= start && map->end <= end) {
+			if (map->hidden)
+				continue;
+			map->hidden = true;
+		}
+		maps->v[nr++] = *map;
 	}
 	maps->nr = nr;
 }
@@ -49,7 +56,7 @@ static int maps__add(struct maps *maps, __u64 start, __u64 len, __u64 time, stru
 {
 	__u64 end = start + len < start ? ~0ULL : start + len;
 
-	maps__drop_hidden(maps, start, end);
+	maps__hide(maps, start, end);
 	if (maps->nr == maps->alloc) {
 		int alloc = maps->alloc ? 2 * maps->alloc : 16;
 		struct map *v = realloc(maps->v, alloc * sizeof(*v));
@@ -60,7 +67,7 @@ static int maps__add(struct maps *maps, __u64 start, __u64 len, __u64 time, stru
 		maps->alloc = alloc;
 	}
 	/* a length reaching past the top (the kernel's map) ends there */
-	maps->v[maps->nr++] = (struct map){ start, end, time, dso };
+	maps->v[maps->nr++] = (struct map){ start, end, time, dso, false };
 	maps->last = maps->nr - 1;
 	return 0;
 }

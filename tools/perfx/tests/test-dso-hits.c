@@ -130,6 +130,8 @@ static int hit(void *arg, struct dso *dso, __u16 cpumode)
 	return 0;
 }
 
+static unsigned long long last_unwaited;	/* the last stream's */
+
 /* @b's DSOs hit, in the order they became hits, into @hits (256 bytes) */
 static int stream_hits(struct buf *b, char *hits)
 {
@@ -149,6 +151,7 @@ static int stream_hits(struct buf *b, char *hits)
 	ret = dso_hits__init(&h, &s, false, hit, hits);
 	while (!ret && (ret = perfx_session__next(&s, &ev, &pos)) > 0)
 		ret = dso_hits__record(&h, ev, pos);
+	last_unwaited = h.nr_unwaited;
 	dso_hits__exit(&h);
 	perfx_session__close(&s);
 out_close:
@@ -210,6 +213,42 @@ static void test_pid_reused(void)
 	expect_hits(&b, "/bin/sh ", "a FORK of a pid seen before: the earlier process's maps are gone");
 }
 
+/* a map a later one hides whole is still the one of the samples older than that */
+static void test_hidden_map(void)
+{
+	struct buf b = stream_tid_time();
+
+	put_mmap2(&b, PARENT, 0x7000, 100, "/lib/first.so");
+	put_mmap2(&b, PARENT, 0x7000, 200, "/lib/old.so");
+	put_mmap2(&b, PARENT, 0x7000, 300, "/lib/new.so");
+	/* another CPU's buffer, written after: samples of before and after */
+	put_sample(&b, PARENT, 0x7010, 250);
+	put_sample(&b, PARENT, 0x7020, 260);
+	put_sample(&b, PARENT, 0x7010, 400);
+	put_sample(&b, PARENT, 0x7010, 150);
+	expect_hits(&b, "/lib/old.so /lib/new.so ",
+		    "a map hidden by a later one: found by older samples; one hidden twice is gone");
+}
+
+/* samples waiting for their map: 4096 wait, the others are counted and said */
+static void test_pending_cap(void)
+{
+	struct buf b = stream_tid_time();
+	char hits[256];
+	int i, ret;
+
+	for (i = 0; i < 5000; i++)
+		put_sample(&b, PARENT, 0x7010 + i, 500);
+	put_mmap2(&b, PARENT, 0x7000, 100, "/lib/waited.so");
+	errbuf[0] = '\0';
+	ret = stream_hits(&b, hits);
+	tap_ok(!ret && !strcmp(hits, "/lib/waited.so ") && last_unwaited == 904,
+	       "5000 samples before their map: 4096 wait, 904 counted (ret %d, %llu, hits %s)",
+	       ret, last_unwaited, hits);
+	tap_str_eq(errbuf, "stream: byte offset 131232: over 4096 samples wait for the map they hit, this one and later ones are not looked up again: their DSOs may get no build-id\n",
+		   "the first sample beyond them is said, with its offset");
+}
+
 /*
  * Attrs of different sample_types: IDENTIFIER says whose fields a record
  * has; 0 is a synthesized record's, laid out as the first attr's.
@@ -246,6 +285,8 @@ int main(void)
 	test_exec_before_fork();
 	test_sample_before_map();
 	test_pid_reused();
+	test_hidden_map();
+	test_pending_cap();
 	test_by_id();
 	return tap_done();
 }
