@@ -357,10 +357,59 @@ static int session__sample_type(struct perfx_session *s, __u64 id, __u64 *type)
 	return e->attr ? perfx_header__attr_sample_type(e->attr, type) : -ENOENT;
 }
 
+/* the size of a sample's PERF_SAMPLE_READ fields at @p, by @a's read_format */
+static __u64 read_size(const struct perfx_attr *a, const char *p, const char *end)
+{
+	__u64 format, head, value, nr;
+
+	memcpy(&format, (const char *)a->attr + offsetof(struct perf_event_attr, read_format),
+	       sizeof(format));
+	head = 8 * (!!(format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		    !!(format & PERF_FORMAT_TOTAL_TIME_RUNNING));
+	value = 8 * (1 + !!(format & PERF_FORMAT_ID) + !!(format & PERF_FORMAT_LOST));
+	if (!(format & PERF_FORMAT_GROUP))
+		return head + value;
+	if (end - p < 8)
+		return ~0ULL;
+	nr = perfx__get_u64(p);		/* then the times and nr values */
+	if (nr > (__u64)(end - p) / value)
+		return ~0ULL;
+	return 8 + head + nr * value;
+}
+
+/* the fields between TIME and CALLCHAIN, each a u64 */
+#define SAMPLE_U64S_BEFORE_READ	(PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+				 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+/* PERF_SAMPLE_CALLCHAIN's ips at @p: *@p moved past them, or -EINVAL */
+static int sample__callchain(struct perfx_sample *sample, const struct perfx_attr *a,
+			     __u64 type, const char *p, const char *end)
+{
+	__u64 skip = 8 * __builtin_popcountll(type & SAMPLE_U64S_BEFORE_READ);
+
+	if ((__u64)(end - p) < skip)
+		return -EINVAL;
+	p += skip;
+	if (type & PERF_SAMPLE_READ) {
+		skip = read_size(a, p, end);
+		if ((__u64)(end - p) < skip)
+			return -EINVAL;
+		p += skip;
+	}
+	if (end - p < 8)
+		return -EINVAL;
+	sample->nr_callchain = perfx__get_u64(p);
+	if (sample->nr_callchain > (__u64)(end - p - 8) / 8)
+		return -EINVAL;
+	sample->callchain = p + 8;
+	return 0;
+}
+
 int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event_header *ev,
 				__u64 pos, struct perfx_sample *sample)
 {
 	const char *p = (const char *)(ev + 1), *end = (const char *)ev + ev->size;
+	const struct perfx_attr *attr;
 	__u64 type;
 	int err;
 
@@ -369,19 +418,24 @@ int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event
 		if (err)
 			return err;
 	}
-	type = s->sample_type;
-	if (s->by_id && (end - p < 8 || session__sample_type(s, perfx__get_u64(p), &type))) {
+	if (!s->by_id)
+		attr = &s->header.attrs[0];
+	else
+		attr = end - p < 8 ? NULL : session__id_slot(s, perfx__get_u64(p))->attr;
+	if (!attr) {
 		pr_err("%s: byte offset %llu: SAMPLE record of size %u: no attr has its id (EINVAL)\n",
 		       s->name, (unsigned long long)pos, ev->size);
 		return -EINVAL;
 	}
+	perfx_header__attr_sample_type(attr, &type);
 	memset(sample, 0, sizeof(*sample));
 	sample->cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	p += type & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
 	p += type & PERF_SAMPLE_IP ? 8 : 0;
 	p += type & PERF_SAMPLE_TID ? 8 : 0;
 	p += type & PERF_SAMPLE_TIME ? 8 : 0;
-	if (p > end) {
+	if (p > end || ((type & PERF_SAMPLE_CALLCHAIN) &&
+			sample__callchain(sample, attr, type, p, end))) {
 		pr_err("%s: byte offset %llu: SAMPLE record of size %u: too small for sample_type %#llx (EINVAL)\n",
 		       s->name, (unsigned long long)pos, ev->size, (unsigned long long)type);
 		return -EINVAL;

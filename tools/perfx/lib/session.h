@@ -48,6 +48,9 @@ struct perfx_sample {
 	__u32	tid;
 	__u16	cpumode;
 	bool	has_ip;
+	/* PERF_SAMPLE_CALLCHAIN's u64s, in the record (at any alignment) */
+	const void	*callchain;
+	__u64		nr_callchain;
 };
 
 int perfx_session__open(struct perfx_session *s, int fd, const char *name);

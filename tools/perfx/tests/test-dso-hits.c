@@ -250,6 +250,33 @@ static void test_pending_cap(void)
 }
 
 /*
+ * A callchain's DSOs are hits too, each ip in its context's mode, after
+ * the PERIOD and a group's READ fields (read_format GROUP | ID).
+ */
+static void test_callchain(void)
+{
+	struct {
+		struct perf_event_attr attr;
+		__u64 id;
+	} a = { .attr = { .size = sizeof(a.attr), .sample_id_all = 1,
+			  .sample_type = TID_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ |
+					 PERF_SAMPLE_CALLCHAIN,
+			  .read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID },
+		.id = 7 };
+	__u64 s[] = { 0x1010, (__u64)PARENT << 32 | PARENT, 500, 1000, 1, 5, 7,
+		      6, PERF_CONTEXT_KERNEL, 0x1020, PERF_CONTEXT_USER, 0x1010, 0x5010, 0x9010 };
+	struct buf b = stream_start();
+
+	put_rec(&b, PERF_RECORD_HEADER_ATTR, 0, &a, sizeof(a));
+	put_mmap2(&b, PARENT, 0x1000, 100, "/bin/sh");
+	put_mmap2(&b, PARENT, 0x5000, 100, "/lib/libc.so");
+	put_mmap2(&b, PARENT, 0x9000, 600, "/lib/later.so");
+	put_rec(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, s, sizeof(s));
+	expect_hits(&b, "/bin/sh /lib/libc.so ",
+		    "a callchain's user ips hit their DSOs; a kernel-context ip in a user map and a map newer than the sample do not");
+}
+
+/*
  * Attrs of different sample_types: IDENTIFIER says whose fields a record
  * has; 0 is a synthesized record's, laid out as the first attr's.
  */
@@ -287,6 +314,7 @@ int main(void)
 	test_pid_reused();
 	test_hidden_map();
 	test_pending_cap();
+	test_callchain();
 	test_by_id();
 	return tap_done();
 }
