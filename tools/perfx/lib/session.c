@@ -53,6 +53,14 @@ static int open_file_mode(struct perfx_session *s)
 	return err;
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_ORDER		"little-endian"
+#define HOST_ORDER_OTHER	"big-endian"
+#else
+#define HOST_ORDER		"big-endian"
+#define HOST_ORDER_OTHER	"little-endian"
+#endif
+
 /* The magic and size say file or pipe; the other byte order is refused. */
 static int open_header(struct perfx_session *s)
 {
@@ -65,8 +73,8 @@ static int open_header(struct perfx_session *s)
 		return err;
 	memcpy(&ph, p, sizeof(ph));
 	if (ph.magic == bswap_64(PERF_MAGIC2)) {
-		pr_err("%s: byte offset 0: perf.data of the other byte order: perfx reads only its own (EOPNOTSUPP)\n",
-		       s->name);
+		pr_err("%s: byte offset 0: a %s perf.data (its magic is \"PERFILE2\" byte-swapped): perfx reads only %s ones, this machine's byte order (EOPNOTSUPP)\n",
+		       s->name, HOST_ORDER_OTHER, HOST_ORDER);
 		return -EOPNOTSUPP;
 	}
 	if (ph.magic != PERF_MAGIC2) {

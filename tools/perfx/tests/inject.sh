@@ -306,8 +306,11 @@ head -c 5000 /dev/urandom > "$work/garbage"
 expect_refused "garbage" "garbage: byte offset 0: not a perf.data file" \
 	inject -b -i "$work/garbage" -o "$work/out.data"
 perl -e 'print pack("Q<Q<", 0x32454c4946524550, 16) x 0, pack("Q>Q>", 0x32454c4946524550, 16)' > "$work/be"
-expect_refused "the other byte order" "other byte order.*EOPNOTSUPP" \
+expect_refused "the other byte order" "be: byte offset 0: a big-endian perf.data .*perfx reads only little-endian ones.*EOPNOTSUPP" \
 	inject -b -i "$work/be" -o "$work/out.data"
+perl -e 'print pack("Q>Q>", 0x32454c4946524550, 104), "\0" x 88' > "$work/be.data"
+expect_refused "the other byte order, a file header" "be.data: byte offset 0: a big-endian perf.data .*EOPNOTSUPP" \
+	inject -b -i "$work/be.data" -o "$work/out.data"
 
 cut_step=37 nr_bounds=200 nr_flips=40
 [ -z "${INJECT_QUICK:-}" ] || { cut_step=401; nr_bounds=20; nr_flips=5; }

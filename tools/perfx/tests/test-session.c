@@ -177,7 +177,7 @@ static void test_pipe_errors(void)
 		     "in: byte offset 0: truncated header: 0 of 16 bytes (EINVAL)\n",
 		     "empty input");
 	expect_error(swapped, sizeof(swapped), -EOPNOTSUPP,
-		     "in: byte offset 0: perf.data of the other byte order: perfx reads only its own (EOPNOTSUPP)\n",
+		     "in: byte offset 0: a big-endian perf.data (its magic is \"PERFILE2\" byte-swapped): perfx reads only little-endian ones, this machine's byte order (EOPNOTSUPP)\n",
 		     "the other byte order");
 	expect_error("PERFFILEPERFFILE", 16, -EINVAL,
 		     "in: byte offset 0: not a perf.data file: magic 0x454c494646524550, expected 0x32454c4946524550 \"PERFILE2\" (EINVAL)\n",
