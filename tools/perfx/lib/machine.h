@@ -32,6 +32,7 @@ struct maps {
 
 struct thread_maps {
 	__u32		pid;
+	__u64		mntns;		/* its mount namespace, if not perfx's */
 	struct maps	maps;
 };
 
@@ -42,6 +43,7 @@ struct machine {
 	struct thread_maps	*procs;		/* sorted by pid */
 	int			nr_procs;
 	int			alloc_procs;
+	__u64			mntns;		/* perfx's mount namespace's inode */
 };
 
 int machine__init(struct machine *m);

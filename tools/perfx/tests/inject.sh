@@ -115,8 +115,12 @@ what="perf 6.1's 128-byte attrs stay 128 bytes in a pipe's HEADER_ATTR records"
 "$PERFX" inject -b -i "$work/two.data" > "$work/two.pipe" 2> "$work/err"
 check test "$(pipe_attr_sizes < "$work/two.pipe")" = "128 128"
 what="perf 6.1's attrs injected: perf report reads the file and the pipe"
-check perf report -i "$work/two.out" --stdio > /dev/null 2>&1 &&
-	perf report -i - --stdio < "$work/two.pipe" > /dev/null 2>&1
+reads_both()
+{
+	perf report -i "$work/two.out" --stdio > /dev/null 2>&1 &&
+		perf report -i - --stdio < "$work/two.pipe" > /dev/null 2>&1
+}
+check reads_both
 
 # add_feature IN OUT ID BODY: IN with a feature section of ID added, as a later perf writes
 add_feature()
@@ -194,6 +198,30 @@ if mknod "$work/null" c 1 3 2> /dev/null; then
 else
 	skip "$what" "mknod is not allowed here"
 fi
+
+# a container's file: "$work/prog" is sleep here and, bind-mounted in a
+# mount namespace of its own, tail there; the build-id is the one it runs
+what="a live process in another mount namespace: its DSO's build-id is read there"
+cp /usr/bin/sleep "$work/prog"
+unshare -m --propagation private sh -c \
+	"mount --bind /usr/bin/tail '$work/prog' && exec '$work/prog' -f /dev/null" 2> /dev/null &
+nspid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	[ "$(readlink "/proc/$nspid/ns/mnt")" != "$(readlink /proc/self/ns/mnt)" ] &&
+		grep -q "$work/prog" "/proc/$nspid/maps" 2> /dev/null && break
+	sleep 0.2
+done
+if ! grep -q "$work/prog" "/proc/$nspid/maps" 2> /dev/null; then
+	skip "$what" "unshare -m and mount --bind do not work here"
+else
+	perf record -q -e cpu-clock -p "$nspid" -o "$work/ns.pipe" -- sleep 0.2 > /dev/null 2>&1
+	"$PERFX" inject -v --buildid-all -i "$work/ns.pipe" -o "$work/ns.data" 2> "$work/err"
+	# readelf's "Build ID: HEX" of the file mapped
+	want=$(readelf -n /usr/bin/tail | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+	check grep -qx "perfx: build-id $want $work/prog" "$work/err"
+fi
+kill "$nspid" 2> /dev/null
+wait "$nspid" 2> /dev/null
 
 # tracepoints: a pipe's TRACING_DATA record and the data after it
 perf record -q -e sched:sched_switch -a -o - -- sleep 0.2 > "$work/tp.pipe" 2> /dev/null
