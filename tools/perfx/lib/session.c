@@ -385,11 +385,11 @@ static __u64 read_size(const struct perfx_attr *a, const char *p, const char *en
 	return 8 + head + nr * value;
 }
 
-/* the fields between TIME and CALLCHAIN, each a u64 */
+/* the fields between TIME and READ, each a u64 */
 #define SAMPLE_U64S_BEFORE_READ	(PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
 				 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
-/* PERF_SAMPLE_CALLCHAIN's ips at @p: *@p moved past them, or -EINVAL */
+/* PERF_SAMPLE_CALLCHAIN's ips, the fields from @p on (after TIME): 0, or -EINVAL */
 static int sample__callchain(struct perfx_sample *sample, const struct perfx_attr *a,
 			     __u64 type, const char *p, const char *end)
 {
