@@ -421,7 +421,8 @@ int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event
 	__u64 type;
 	int err;
 
-	if (s->sample_attrs != s->header.nr_attrs) {
+	/* no attrs yet: the layout says so */
+	if (!s->header.nr_attrs || s->sample_attrs != s->header.nr_attrs) {
 		err = session__sample_layout(s, pos);
 		if (err)
 			return err;

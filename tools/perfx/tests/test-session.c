@@ -205,6 +205,11 @@ static void test_pipe_errors(void)
 		     "in: byte offset 192: SAMPLE record of size 20: too small for sample_type 0x7 (EINVAL)\n",
 		     "a sample too small for its sample_type");
 	b.len = 16;
+	put_sample(&b, 0x1000);
+	expect_error(b.p, b.len, -EINVAL,
+		     "in: byte offset 16: SAMPLE record before any attr (EINVAL)\n",
+		     "a sample before any attr");
+	b.len = 16;
 	put_rec(&b, PERF_RECORD_HEADER_ATTR, 0, feat, 16);
 	expect_error(b.p, b.len, -EINVAL,
 		     "in: byte offset 16: HEADER_ATTR record of size 24: too small for an attr of at least 64 bytes (EINVAL)\n",
