@@ -68,39 +68,98 @@ static int dso_hits__mmap(struct dso_hits *h, const struct perf_event_header *ev
 	return h->all ? dso_hits__hit(h, dso, cpumode) : 0;
 }
 
-static int dso_hits__sample(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos)
+/*
+ * A sample whose map is not known yet waits for it; past MAX_PENDING
+ * such samples it is counted instead, and the first one said.
+ */
+static int dso_hits__wait(struct dso_hits *h, const struct perfx_sample *sample, __u64 pos)
 {
-	struct perfx_sample sample;
-	const struct map *map;
-	int err;
-
-	h->nr_samples++;
-	if (h->all)
-		return 0;
-	err = perfx_session__parse_sample(h->session, ev, pos, &sample);
-	if (err || !sample.has_ip)
-		return err;
-	if (h->last.valid && sample.pid == h->last.pid && sample.cpumode == h->last.cpumode &&
-	    sample.ip >= h->last.start && sample.ip < h->last.end)
-		return 0;
-	map = machine__find_map(&h->machine, sample.cpumode, sample.pid, sample.ip, sample.time);
-	if (map) {
-		h->last.start = map->start;
-		h->last.end = map->end;
-		h->last.pid = sample.pid;
-		h->last.cpumode = sample.cpumode;
-		h->last.valid = true;
-		return dso_hits__hit(h, map->dso, sample.cpumode);
-	}
 	/* most streams never need it: allocated, and its pages touched, when one does */
 	if (!h->pending) {
 		h->pending = malloc(MAX_PENDING * sizeof(*h->pending));
 		if (!h->pending)
 			return -ENOMEM;
 	}
-	if (h->nr_pending < MAX_PENDING)
-		h->pending[h->nr_pending++] = (struct dso_hits_pending){ sample, h->round };
+	if (h->nr_pending < MAX_PENDING) {
+		/* the ip waits, not the callchain: that is in the record */
+		h->pending[h->nr_pending] = (struct dso_hits_pending){ *sample, h->round };
+		h->pending[h->nr_pending].sample.callchain = NULL;
+		h->pending[h->nr_pending++].sample.nr_callchain = 0;
+		return 0;
+	}
+	if (!h->nr_unwaited++)
+		pr_warning("%s: byte offset %llu: over %d samples wait for the map they hit, this one and later ones are not looked up again: their DSOs may get no build-id\n",
+			   h->session->name, (unsigned long long)pos, MAX_PENDING);
 	return 0;
+}
+
+/* the sample's own ip */
+static int dso_hits__ip(struct dso_hits *h, const struct perfx_sample *sample, __u64 pos)
+{
+	const struct map *map;
+
+	if (h->last.valid && sample->pid == h->last.pid && sample->cpumode == h->last.cpumode &&
+	    sample->ip >= h->last.start && sample->ip < h->last.end &&
+	    sample->time >= h->last.time)
+		return 0;
+	map = machine__find_map(&h->machine, sample->cpumode, sample->pid, sample->ip,
+				sample->time);
+	if (map) {
+		/* a hidden map is only for the samples older than what hides it */
+		h->last.valid = !map->hidden;
+		h->last.start = map->start;
+		h->last.end = map->end;
+		h->last.time = map->time;
+		h->last.pid = sample->pid;
+		h->last.cpumode = sample->cpumode;
+		return dso_hits__hit(h, map->dso, sample->cpumode);
+	}
+	return dso_hits__wait(h, sample, pos);
+}
+
+/*
+ * The DSOs of a sample's callchain, as perf inject -b (6.12) counts them:
+ * each ip in the mode its last context marker says, user to begin with
+ * (perf's thread__resolve_callchain()); guest and hypervisor ones have no
+ * DSO of ours.
+ */
+static int dso_hits__callchain(struct dso_hits *h, const struct perfx_sample *sample)
+{
+	__u16 cpumode = PERF_RECORD_MISC_USER;
+	const struct map *map;
+	__u64 i, ip;
+	int err = 0;
+
+	for (i = 0; i < sample->nr_callchain && !err; i++) {
+		ip = perfx__get_u64((const char *)sample->callchain + 8 * i);
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (ip == PERF_CONTEXT_KERNEL)
+				cpumode = PERF_RECORD_MISC_KERNEL;
+			else if (ip == PERF_CONTEXT_USER)
+				cpumode = PERF_RECORD_MISC_USER;
+			else
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+			continue;
+		}
+		map = machine__find_map(&h->machine, cpumode, sample->pid, ip, sample->time);
+		if (map)
+			err = dso_hits__hit(h, map->dso, cpumode);
+	}
+	return err;
+}
+
+static int dso_hits__sample(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos)
+{
+	struct perfx_sample sample;
+	int err;
+
+	h->nr_samples++;
+	if (h->all)
+		return 0;
+	err = perfx_session__parse_sample(h->session, ev, pos, &sample);
+	if (!err && sample.has_ip)
+		err = dso_hits__ip(h, &sample, pos);
+	return err ? err : dso_hits__callchain(h, &sample);
 }
 
 /* after a map or a fork: the earlier samples it now explains */

@@ -20,7 +20,8 @@
  * report sorts a round with the next one up to the round's last time):
  * such samples are remembered for two rounds, and a later record of an
  * older map that covers one makes it a hit then, before perf would sort
- * the sample out.
+ * the sample out.  Up to 4,096 wait at a time; the others are counted in
+ * nr_unwaited, and the first is said (pr_warning).
  */
 struct dso_hits_pending {
 	struct perfx_sample	sample;
@@ -37,6 +38,7 @@ struct dso_hits {
 	int			nr_pending;
 	unsigned long		round;		/* FINISHED_ROUNDs so far */
 	unsigned long long	nr_samples;
+	unsigned long long	nr_unwaited;	/* beyond the pending ones */
 	/*
 	 * The last sample's map, whose DSO is a hit already: samples come in
 	 * runs in one map, and the next of a run needs no lookup.  Any MMAP
@@ -45,6 +47,7 @@ struct dso_hits {
 	struct {
 		__u64		start;
 		__u64		end;
+		__u64		time;
 		__u32		pid;
 		__u16		cpumode;
 		bool		valid;

@@ -3,6 +3,8 @@
  * The DSOs a stream maps, hashed by name, each with its build-id cached.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,13 +69,14 @@ static void dsos__grow(struct dsos *dsos)
 	dsos->nr_buckets = nr;
 }
 
-int dsos__findnew(struct dsos *dsos, const char *name, size_t len, struct dso **out)
+int dsos__findnew_ns(struct dsos *dsos, const char *name, size_t len, __u64 mntns, int pid,
+		     struct dso **out)
 {
 	size_t b = name_hash(name, len) & (dsos->nr_buckets - 1);
 	struct dso *dso;
 
 	for (dso = dsos->table[b]; dso; dso = dso->next) {
-		if (!strncmp(dso->name, name, len) && !dso->name[len]) {
+		if (!strncmp(dso->name, name, len) && !dso->name[len] && dso->mntns == mntns) {
 			*out = dso;
 			return 0;
 		}
@@ -81,6 +84,8 @@ int dsos__findnew(struct dsos *dsos, const char *name, size_t len, struct dso **
 	dso = calloc(1, sizeof(*dso) + len + 1);
 	if (!dso)
 		return -ENOMEM;
+	dso->mntns = mntns;
+	dso->pid = pid;
 	memcpy(dso->name, name, len);
 	dso->next = dsos->table[b];
 	dsos->table[b] = dso;
@@ -88,6 +93,22 @@ int dsos__findnew(struct dsos *dsos, const char *name, size_t len, struct dso **
 		dsos__grow(dsos);
 	*out = dso;
 	return 0;
+}
+
+int dsos__findnew(struct dsos *dsos, const char *name, size_t len, struct dso **out)
+{
+	return dsos__findnew_ns(dsos, name, len, 0, 0, out);
+}
+
+/* A file of another mount namespace: through its process's root, else here. */
+static int dso__read_build_id_ns(struct dso *dso)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "/proc/%d/root%s", dso->pid, dso->name) < (int)sizeof(path) &&
+	    !build_id__read_elf(path, &dso->bid))
+		return 0;
+	return build_id__read_elf(dso->name, &dso->bid);
 }
 
 void dso__set_build_id(struct dso *dso, const void *data, size_t size)
@@ -110,6 +131,8 @@ int dso__read_build_id(struct dso *dso)
 		dso->bid_err = build_id__read_notes("/sys/kernel/notes", &dso->bid);
 	else if (!strcmp(dso->name, DSO_VDSO_NAME))
 		dso->bid_err = build_id__read_vdso(&dso->bid);
+	else if (dso->name[0] == '/' && dso->mntns)
+		dso->bid_err = dso__read_build_id_ns(dso);
 	else if (dso->name[0] == '/')
 		dso->bid_err = build_id__read_elf(dso->name, &dso->bid);
 	else

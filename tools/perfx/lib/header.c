@@ -52,11 +52,17 @@ int perfx_header__add_attr(struct perfx_header *h, const void *attr, __u32 size,
 {
 	struct perfx_attr *attrs, *a;
 
-	attrs = realloc(h->attrs, (h->nr_attrs + 1) * sizeof(*attrs));
-	if (!attrs)
-		return -ENOMEM;
-	h->attrs = attrs;
-	a = &attrs[h->nr_attrs];
+	/* doubled: a file of thousands of attrs is read in linear time */
+	if (h->nr_attrs == h->alloc_attrs) {
+		int alloc = h->alloc_attrs ? 2 * h->alloc_attrs : 4;
+
+		attrs = realloc(h->attrs, alloc * sizeof(*attrs));
+		if (!attrs)
+			return -ENOMEM;
+		h->attrs = attrs;
+		h->alloc_attrs = alloc;
+	}
+	a = &h->attrs[h->nr_attrs];
 	*a = (struct perfx_attr){ .size = size, .nr_ids = nr_ids };
 	a->attr = malloc(size);
 	a->ids = malloc(nr_ids ? nr_ids * sizeof(*ids) : 1);
@@ -202,21 +208,10 @@ static int feat_count(const struct perf_file_header *fh)
 	return nr;
 }
 
-static int check_feature_ids(const char *name, const struct perf_file_header *fh)
+/* feature ids this perfx reads; a later perf's others are skipped */
+static bool feat_known(__u64 feat)
 {
-	int i;
-
-	for (i = 0; i < HEADER_FEAT_BITS; i++) {
-		if (i == 1)
-			i = HEADER_LAST_FEATURE;
-		if (fh->adds_features[i / 64] & (1ULL << (i % 64))) {
-			pr_err("%s: byte offset %zu: unknown feature id %d in the header's feature bitmap, perf knows 1..%d (EINVAL)\n",
-			       name, offsetof(struct perf_file_header, adds_features) + i / 8,
-			       i, HEADER_LAST_FEATURE - 1);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return feat > 0 && feat < HEADER_LAST_FEATURE;
 }
 
 static int check_attr_size(const char *name, const struct perf_file_header *fh)
@@ -245,20 +240,33 @@ static int check_attr_size(const char *name, const struct perf_file_header *fh)
 struct file_layout {
 	struct file_range	*r;
 	int			nr;
+	int			alloc;
 	char			*attr_table;
 	struct perf_file_section *feat_table;
 	int			nr_feat;
 };
 
-static int file_layout__add(struct file_layout *l, const char *name, const char *what,
-			    int idx, const struct perf_file_section *s, __u64 file_size)
+/* Adds a section; file_layout__check() checks them all at once. */
+static int file_layout__add(struct file_layout *l, const char *what, int idx,
+			    const struct perf_file_section *s)
 {
-	struct file_range *r = realloc(l->r, (l->nr + 1) * sizeof(*r));
+	struct file_range *r;
 
-	if (!r)
-		return -ENOMEM;
-	l->r = r;
-	r[l->nr++] = (struct file_range){ what, idx, s->offset, s->size };
+	if (l->nr == l->alloc) {
+		int alloc = l->alloc ? 2 * l->alloc : 16;
+
+		r = realloc(l->r, alloc * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		l->r = r;
+		l->alloc = alloc;
+	}
+	l->r[l->nr++] = (struct file_range){ what, idx, s->offset, s->size };
+	return 0;
+}
+
+static int file_layout__check(struct file_layout *l, const char *name, __u64 file_size)
+{
 	return check_ranges(name, l->r, l->nr, file_size);
 }
 
@@ -298,11 +306,11 @@ static int file_layout__attrs(struct file_layout *l, int fd, const char *name,
 			       (unsigned long long)ids.size);
 			return -EINVAL;
 		}
-		err = file_layout__add(l, name, "ids of attr", (int)i, &ids, file_size);
+		err = file_layout__add(l, "ids of attr", (int)i, &ids);
 		if (err)
 			return err;
 	}
-	return 0;
+	return file_layout__check(l, name, file_size);
 }
 
 /* The feature table after the data, then each feature's section. */
@@ -315,18 +323,14 @@ static int file_layout__features(struct file_layout *l, int fd, const char *name
 	l->nr_feat = feat_count(fh);
 	table.offset = fh->data.offset + fh->data.size;
 	table.size = l->nr_feat * sizeof(struct perf_file_section);
-	err = file_layout__add(l, name, "feature table", -1, &table, file_size);
-	if (err)
-		return err;
-	err = pread_new(fd, name, table.offset, table.size, (void **)&l->feat_table);
-	if (err)
-		return err;
-	for (i = 0; i < l->nr_feat; i++) {
-		err = file_layout__add(l, name, "feature section", i, &l->feat_table[i], file_size);
-		if (err)
-			return err;
-	}
-	return 0;
+	err = file_layout__add(l, "feature table", -1, &table);
+	if (!err)
+		err = file_layout__check(l, name, file_size);
+	if (!err)
+		err = pread_new(fd, name, table.offset, table.size, (void **)&l->feat_table);
+	for (i = 0; i < l->nr_feat && !err; i++)
+		err = file_layout__add(l, "feature section", i, &l->feat_table[i]);
+	return err ? err : file_layout__check(l, name, file_size);
 }
 
 static int file_layout__read(struct file_layout *l, struct perfx_header *h, int fd,
@@ -351,10 +355,14 @@ static int file_layout__read(struct file_layout *l, struct perfx_header *h, int 
 		if (err)
 			return err;
 	}
-	for (feat = 0, i = 0; feat < HEADER_LAST_FEATURE; feat++) {
+	/* the table has a section for every bit set, known or not */
+	for (feat = 0, i = 0; feat < HEADER_FEAT_BITS; feat++) {
 		const struct perf_file_section *s = &l->feat_table[i];
 
 		if (!(fh->adds_features[feat / 64] & (1ULL << (feat % 64))))
+			continue;
+		i++;
+		if (!feat_known(feat))
 			continue;
 		err = pread_new(fd, name, s->offset, s->size, &body);
 		if (err)
@@ -362,7 +370,6 @@ static int file_layout__read(struct file_layout *l, struct perfx_header *h, int 
 		free(h->feat[feat]);
 		h->feat[feat] = body;
 		h->feat_size[feat] = s->size;
-		i++;
 	}
 	return 0;
 }
@@ -410,13 +417,13 @@ int perfx_header__read_file(struct perfx_header *h, int fd, const char *name,
 
 	err = check_attr_size(name, fh);
 	if (!err)
-		err = check_feature_ids(name, fh);
+		err = file_layout__add(&l, "file header", -1, &head);
 	if (!err)
-		err = file_layout__add(&l, name, "file header", -1, &head, file_size);
+		err = file_layout__add(&l, "attrs section", -1, &fh->attrs);
 	if (!err)
-		err = file_layout__add(&l, name, "attrs section", -1, &fh->attrs, file_size);
+		err = file_layout__add(&l, "data section", -1, &fh->data);
 	if (!err)
-		err = file_layout__add(&l, name, "data section", -1, &fh->data, file_size);
+		err = file_layout__check(&l, name, file_size);
 	if (!err)
 		err = file_layout__attrs(&l, fd, name, fh, file_size);
 	if (!err)
@@ -473,14 +480,9 @@ static int read_feature_record(struct perfx_header *h, const char *name,
 		return -EINVAL;
 	}
 	memcpy(&fe, ev, sizeof(fe));
-	if (!fe.feat_id || fe.feat_id > HEADER_LAST_FEATURE) {
-		pr_err("%s: byte offset %llu: HEADER_FEATURE record: unknown feature id %llu, perf knows 1..%d (EINVAL)\n",
-		       name, (unsigned long long)pos, (unsigned long long)fe.feat_id,
-		       HEADER_LAST_FEATURE);
-		return -EINVAL;
-	}
-	if (fe.feat_id == HEADER_LAST_FEATURE)
-		return 0;	/* perf's end of the features */
+	/* a later perf's features, and its end of the features, are skipped */
+	if (!feat_known(fe.feat_id))
+		return 0;
 	return perfx_header__set_feature(h, fe.feat_id, (const char *)ev + sizeof(fe),
 					 ev->size - sizeof(fe));
 }
@@ -495,10 +497,14 @@ int perfx_header__read_record(struct perfx_header *h, const char *name,
 	return 0;
 }
 
-/* the attr slot of a written file: the largest attr read */
+/*
+ * The attr slot of a written file: the largest attr read, not this
+ * build's sizeof(struct perf_event_attr): perf <= 6.2 refuses attr sizes
+ * newer than its own.
+ */
 static __u32 attr_slot(const struct perfx_header *h)
 {
-	__u32 slot = sizeof(struct perf_event_attr);
+	__u32 slot = h->nr_attrs ? 0 : sizeof(struct perf_event_attr);
 	int i;
 
 	for (i = 0; i < h->nr_attrs; i++)

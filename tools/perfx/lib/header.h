@@ -69,6 +69,7 @@ struct perfx_header {
 	bool			pipe;
 	struct perfx_attr	*attrs;
 	int			nr_attrs;
+	int			alloc_attrs;
 	void			*feat[HEADER_LAST_FEATURE];	/* feature bodies, */
 	size_t			feat_size[HEADER_LAST_FEATURE];	/* as written */
 	struct perf_file_section data;				/* file mode */

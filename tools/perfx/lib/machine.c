@@ -5,15 +5,31 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <linux/perf_event.h>
 
 #include "machine.h"
 
+/* the inode of @pid's mount namespace ("self" for 0), or 0 if it is gone */
+static __u64 mntns_of(__u32 pid)
+{
+	char path[32];
+	struct stat st;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%u/ns/mnt", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/ns/mnt");
+	return stat(path, &st) ? 0 : st.st_ino;
+}
+
 int machine__init(struct machine *m)
 {
 	memset(m, 0, sizeof(*m));
+	m->mntns = mntns_of(0);
 	return dsos__init(&m->dsos);
 }
 
@@ -30,17 +46,24 @@ void machine__exit(struct machine *m)
 }
 
 /*
- * Drops the maps that [start, end) hides whole, so that a stream mapping
- * the same ranges again and again keeps a short list.
+ * A map [start, end) hides whole stays for the samples older than the
+ * new one that come after it (another CPU's buffer); one hidden a second
+ * time is dropped, so that a stream mapping the same ranges again and
+ * again keeps a short list.
  */
-static void maps__drop_hidden(struct maps *maps, __u64 start, __u64 end)
+static void maps__hide(struct maps *maps, __u64 start, __u64 end)
 {
 	int i, nr = 0;
 
 	for (i = 0; i < maps->nr; i++) {
-		if (maps->v[i].start >= start && maps->v[i].end <= end)
-			continue;
-		maps->v[nr++] = maps->v[i];
+		struct map *map = &maps->v[i];
+
+		if (map->start >= start && map->end <= end) {
+			if (map->hidden)
+				continue;
+			map->hidden = true;
+		}
+		maps->v[nr++] = *map;
 	}
 	maps->nr = nr;
 }
@@ -49,7 +72,7 @@ static int maps__add(struct maps *maps, __u64 start, __u64 len, __u64 time, stru
 {
 	__u64 end = start + len < start ? ~0ULL : start + len;
 
-	maps__drop_hidden(maps, start, end);
+	maps__hide(maps, start, end);
 	if (maps->nr == maps->alloc) {
 		int alloc = maps->alloc ? 2 * maps->alloc : 16;
 		struct map *v = realloc(maps->v, alloc * sizeof(*v));
@@ -60,7 +83,7 @@ static int maps__add(struct maps *maps, __u64 start, __u64 len, __u64 time, stru
 		maps->alloc = alloc;
 	}
 	/* a length reaching past the top (the kernel's map) ends there */
-	maps->v[maps->nr++] = (struct map){ start, end, time, dso };
+	maps->v[maps->nr++] = (struct map){ start, end, time, dso, false };
 	maps->last = maps->nr - 1;
 	return 0;
 }
@@ -104,12 +127,12 @@ static int machine__proc_index(const struct machine *m, __u32 pid)
 	return -lo - 1;
 }
 
-static struct maps *machine__findnew_maps(struct machine *m, __u32 pid)
+static struct thread_maps *machine__findnew_proc(struct machine *m, __u32 pid)
 {
 	int i = machine__proc_index(m, pid);
 
 	if (i >= 0)
-		return &m->procs[i].maps;
+		return &m->procs[i];
 	i = -i - 1;
 	if (m->nr_procs == m->alloc_procs) {
 		int alloc = m->alloc_procs ? 2 * m->alloc_procs : 64;
@@ -121,14 +144,18 @@ static struct maps *machine__findnew_maps(struct machine *m, __u32 pid)
 		m->alloc_procs = alloc;
 	}
 	memmove(&m->procs[i + 1], &m->procs[i], (m->nr_procs - i) * sizeof(*m->procs));
-	m->procs[i] = (struct thread_maps){ .pid = pid };
+	/* a live process in a container: its files are not ours (perf's nsinfo) */
+	m->procs[i] = (struct thread_maps){ .pid = pid, .mntns = mntns_of(pid) };
+	if (m->procs[i].mntns == m->mntns)
+		m->procs[i].mntns = 0;
 	m->nr_procs++;
-	return &m->procs[i].maps;
+	return &m->procs[i];
 }
 
 int machine__add_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 start, __u64 len,
 		     __u64 time, const char *name, size_t name_len, struct dso **dso)
 {
+	struct thread_maps *proc = NULL;
 	struct maps *maps;
 	int err;
 
@@ -138,13 +165,14 @@ int machine__add_map(struct machine *m, __u16 cpumode, __u32 pid, __u64 start, _
 		if (!strncmp(name, DSO_KERNEL_NAME, strlen(DSO_KERNEL_NAME)))
 			name_len = strlen(DSO_KERNEL_NAME);
 	} else if (cpumode == PERF_RECORD_MISC_USER) {
-		maps = machine__findnew_maps(m, pid);
-		if (!maps)
+		proc = machine__findnew_proc(m, pid);
+		if (!proc)
 			return -ENOMEM;
+		maps = &proc->maps;
 	} else {
 		return 0;	/* guests and the hypervisor: no DSOs of ours */
 	}
-	err = dsos__findnew(&m->dsos, name, name_len, dso);
+	err = dsos__findnew_ns(&m->dsos, name, name_len, proc ? proc->mntns : 0, pid, dso);
 	return err ? err : maps__add(maps, start, len, time, *dso);
 }
 
@@ -165,13 +193,15 @@ static int maps__copy(struct maps *dst, const struct maps *src, __u64 time, bool
 int machine__fork(struct machine *m, __u32 pid, __u32 ppid, __u64 time)
 {
 	struct maps maps = { 0 }, *child;
+	struct thread_maps *proc;
 	int err;
 
 	if (pid == ppid || machine__proc_index(m, ppid) < 0)
 		return 0;
-	child = machine__findnew_maps(m, pid);
-	if (!child)
+	proc = machine__findnew_proc(m, pid);
+	if (!proc)
 		return -ENOMEM;
+	child = &proc->maps;
 	/* findnew may have moved the parent */
 	err = maps__copy(&maps, &m->procs[machine__proc_index(m, ppid)].maps, time, true);
 	if (!err)

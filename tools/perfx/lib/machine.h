@@ -3,6 +3,7 @@
 #define __PERFX_MACHINE_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 
 #include "dso.h"
 
@@ -12,10 +13,12 @@ struct map {
 	__u64		end;
 	__u64		time;
 	struct dso	*dso;
+	bool		hidden;		/* by a later map over all of it */
 };
 
 /*
- * The maps in the order they came: the newest covering an address at a
+ * The maps in the order they came, those hidden by a later one kept for
+ * older samples until hidden again: the newest covering an address at a
  * time wins.  Times let records come out of order, as perf record writes
  * each CPU's buffer in turn: a sample before the map it hit was older, a
  * child's exec before its FORK.
@@ -29,6 +32,7 @@ struct maps {
 
 struct thread_maps {
 	__u32		pid;
+	__u64		mntns;		/* its mount namespace, if not perfx's */
 	struct maps	maps;
 };
 
@@ -39,6 +43,7 @@ struct machine {
 	struct thread_maps	*procs;		/* sorted by pid */
 	int			nr_procs;
 	int			alloc_procs;
+	__u64			mntns;		/* perfx's mount namespace's inode */
 };
 
 int machine__init(struct machine *m);

@@ -53,6 +53,14 @@ static int open_file_mode(struct perfx_session *s)
 	return err;
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_ORDER		"little-endian"
+#define HOST_ORDER_OTHER	"big-endian"
+#else
+#define HOST_ORDER		"big-endian"
+#define HOST_ORDER_OTHER	"little-endian"
+#endif
+
 /* The magic and size say file or pipe; the other byte order is refused. */
 static int open_header(struct perfx_session *s)
 {
@@ -65,8 +73,8 @@ static int open_header(struct perfx_session *s)
 		return err;
 	memcpy(&ph, p, sizeof(ph));
 	if (ph.magic == bswap_64(PERF_MAGIC2)) {
-		pr_err("%s: byte offset 0: perf.data of the other byte order: perfx reads only its own (EOPNOTSUPP)\n",
-		       s->name);
+		pr_err("%s: byte offset 0: a %s perf.data (its magic is \"PERFILE2\" byte-swapped): perfx reads only %s ones, this machine's byte order (EOPNOTSUPP)\n",
+		       s->name, HOST_ORDER_OTHER, HOST_ORDER);
 		return -EOPNOTSUPP;
 	}
 	if (ph.magic != PERF_MAGIC2) {
@@ -120,6 +128,8 @@ int perfx_session__open_range(struct perfx_session *s, int fd, const char *name,
 
 void perfx_session__close(struct perfx_session *s)
 {
+	free(s->ids);
+	s->ids = NULL;
 	perfx_reader__exit(&s->reader);
 	perfx_header__exit(&s->header);
 }
@@ -266,6 +276,50 @@ static bool attr__sample_id_all(const struct perfx_attr *a)
 	return attr.sample_id_all;
 }
 
+/* An id's slot in the hash: the first empty one or the id's */
+static struct perfx_session_id *session__id_slot(const struct perfx_session *s, __u64 id)
+{
+	__u64 i = (id * 0x9e3779b97f4a7c15ULL) >> 32;
+
+	for (;; i++) {
+		struct perfx_session_id *e = &s->ids[i & s->ids_mask];
+
+		if (!e->attr || e->id == id)
+			return e;
+	}
+}
+
+/*
+ * Every attr's ids hashed: a sample finds its attr in constant time
+ * however many attrs there are; an id two attrs have is the first one's.
+ */
+static int session__hash_ids(struct perfx_session *s)
+{
+	const struct perfx_header *h = &s->header;
+	size_t nr = 0, size = 16;
+	int i;
+	__u32 j;
+
+	for (i = 0; i < h->nr_attrs; i++)
+		nr += h->attrs[i].nr_ids;
+	while (size < 2 * nr)
+		size *= 2;
+	free(s->ids);
+	s->ids = calloc(size, sizeof(*s->ids));
+	if (!s->ids)
+		return -ENOMEM;
+	s->ids_mask = size - 1;
+	for (i = 0; i < h->nr_attrs; i++) {
+		for (j = 0; j < h->attrs[i].nr_ids; j++) {
+			struct perfx_session_id *e = session__id_slot(s, h->attrs[i].ids[j]);
+
+			if (!e->attr)
+				*e = (struct perfx_session_id){ h->attrs[i].ids[j], &h->attrs[i] };
+		}
+	}
+	return 0;
+}
+
 /* One sample_type for all attrs, or every attr has IDENTIFIER and we look. */
 static int session__sample_layout(struct perfx_session *s, __u64 pos)
 {
@@ -294,49 +348,103 @@ static int session__sample_layout(struct perfx_session *s, __u64 pos)
 		       s->name, (unsigned long long)pos);
 		return -EINVAL;
 	}
+	if (s->by_id) {
+		int err = session__hash_ids(s);
+
+		if (err)
+			return err;
+	}
 	s->sample_attrs = h->nr_attrs;
 	return 0;
 }
 
 static int session__sample_type(struct perfx_session *s, __u64 id, __u64 *type)
 {
-	struct perfx_header *h = &s->header;
-	__u32 i, j;
+	const struct perfx_session_id *e = session__id_slot(s, id);
 
-	for (i = 0; i < (__u32)h->nr_attrs; i++) {
-		for (j = 0; j < h->attrs[i].nr_ids; j++) {
-			if (h->attrs[i].ids[j] == id)
-				return perfx_header__attr_sample_type(&h->attrs[i], type);
-		}
+	return e->attr ? perfx_header__attr_sample_type(e->attr, type) : -ENOENT;
+}
+
+/* the size of a sample's PERF_SAMPLE_READ fields at @p, by @a's read_format */
+static __u64 read_size(const struct perfx_attr *a, const char *p, const char *end)
+{
+	__u64 format, head, value, nr;
+
+	memcpy(&format, (const char *)a->attr + offsetof(struct perf_event_attr, read_format),
+	       sizeof(format));
+	head = 8 * (!!(format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		    !!(format & PERF_FORMAT_TOTAL_TIME_RUNNING));
+	value = 8 * (1 + !!(format & PERF_FORMAT_ID) + !!(format & PERF_FORMAT_LOST));
+	if (!(format & PERF_FORMAT_GROUP))
+		return head + value;
+	if (end - p < 8)
+		return ~0ULL;
+	nr = perfx__get_u64(p);		/* then the times and nr values */
+	if (nr > (__u64)(end - p) / value)
+		return ~0ULL;
+	return 8 + head + nr * value;
+}
+
+/* the fields between TIME and READ, each a u64 */
+#define SAMPLE_U64S_BEFORE_READ	(PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+				 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+/* PERF_SAMPLE_CALLCHAIN's ips, the fields from @p on (after TIME): 0, or -EINVAL */
+static int sample__callchain(struct perfx_sample *sample, const struct perfx_attr *a,
+			     __u64 type, const char *p, const char *end)
+{
+	__u64 skip = 8 * __builtin_popcountll(type & SAMPLE_U64S_BEFORE_READ);
+
+	if ((__u64)(end - p) < skip)
+		return -EINVAL;
+	p += skip;
+	if (type & PERF_SAMPLE_READ) {
+		skip = read_size(a, p, end);
+		if ((__u64)(end - p) < skip)
+			return -EINVAL;
+		p += skip;
 	}
-	return -ENOENT;
+	if (end - p < 8)
+		return -EINVAL;
+	sample->nr_callchain = perfx__get_u64(p);
+	if (sample->nr_callchain > (__u64)(end - p - 8) / 8)
+		return -EINVAL;
+	sample->callchain = p + 8;
+	return 0;
 }
 
 int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event_header *ev,
 				__u64 pos, struct perfx_sample *sample)
 {
 	const char *p = (const char *)(ev + 1), *end = (const char *)ev + ev->size;
+	const struct perfx_attr *attr;
 	__u64 type;
 	int err;
 
-	if (s->sample_attrs != s->header.nr_attrs) {
+	/* no attrs yet: the layout says so */
+	if (!s->header.nr_attrs || s->sample_attrs != s->header.nr_attrs) {
 		err = session__sample_layout(s, pos);
 		if (err)
 			return err;
 	}
-	type = s->sample_type;
-	if (s->by_id && (end - p < 8 || session__sample_type(s, perfx__get_u64(p), &type))) {
+	if (!s->by_id)
+		attr = &s->header.attrs[0];
+	else
+		attr = end - p < 8 ? NULL : session__id_slot(s, perfx__get_u64(p))->attr;
+	if (!attr) {
 		pr_err("%s: byte offset %llu: SAMPLE record of size %u: no attr has its id (EINVAL)\n",
 		       s->name, (unsigned long long)pos, ev->size);
 		return -EINVAL;
 	}
+	perfx_header__attr_sample_type(attr, &type);
 	memset(sample, 0, sizeof(*sample));
 	sample->cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	p += type & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
 	p += type & PERF_SAMPLE_IP ? 8 : 0;
 	p += type & PERF_SAMPLE_TID ? 8 : 0;
 	p += type & PERF_SAMPLE_TIME ? 8 : 0;
-	if (p > end) {
+	if (p > end || ((type & PERF_SAMPLE_CALLCHAIN) &&
+			sample__callchain(sample, attr, type, p, end))) {
 		pr_err("%s: byte offset %llu: SAMPLE record of size %u: too small for sample_type %#llx (EINVAL)\n",
 		       s->name, (unsigned long long)pos, ev->size, (unsigned long long)type);
 		return -EINVAL;

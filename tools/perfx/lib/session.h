@@ -5,6 +5,12 @@
 #include "data.h"
 #include "header.h"
 
+/* An id of the attrs' hash table; an empty slot has no attr. */
+struct perfx_session_id {
+	__u64				id;
+	const struct perfx_attr		*attr;
+};
+
 /*
  * A perf.data file or pipe being read: its header (attrs and features,
  * from the file header or from a pipe's HEADER_ATTR / HEADER_FEATURE
@@ -18,6 +24,8 @@ struct perfx_session {
 	__u64			sample_type;	/* theirs, if they agree */
 	bool			by_id;		/* else: find the attr by the sample's id */
 	bool			id_all;		/* all have sample_id_all */
+	struct perfx_session_id	*ids;		/* by_id: the attrs by id, hashed */
+	size_t			ids_mask;
 	/* a pipe's last TRACING_DATA record, its data in the header's feature */
 	char			tracing_rec[PERFX_TRACING_DATA_RECORD] __attribute__((aligned(8)));
 	/* the data after the last TRACING_DATA or AUXTRACE record: the record,
@@ -40,6 +48,9 @@ struct perfx_sample {
 	__u32	tid;
 	__u16	cpumode;
 	bool	has_ip;
+	/* PERF_SAMPLE_CALLCHAIN's u64s, in the record (at any alignment) */
+	const void	*callchain;
+	__u64		nr_callchain;
 };
 
 int perfx_session__open(struct perfx_session *s, int fd, const char *name);

@@ -84,6 +84,78 @@ what="file to file without -b: the records are copied unchanged"
 check cmp -s <(perf report -D -i "$work/f.data" 2> /dev/null | grep -c '^0x') \
 	<(perf report -D -i "$work/copy.data" 2> /dev/null | grep -c '^0x')
 
+# attr_sizes FILE: each attr.size of a file's attrs section, and its attr_size
+attr_sizes()
+{
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+attr_size, off, size = struct.unpack_from('<3Q', d, 16)
+print(attr_size, *[struct.unpack_from('<I', d, o + 4)[0] for o in range(off, off + size, attr_size)])
+PY
+}
+# pipe_attr_sizes: each HEADER_ATTR record's attr.size in a pipe stream on stdin
+pipe_attr_sizes()
+{
+	python3 -c '
+import struct, sys
+d = sys.stdin.buffer.read()
+i, out = 16, []
+while i + 8 <= len(d):
+    t, size = struct.unpack_from("<I2xH", d, i)
+    if t == 64:
+        out.append(struct.unpack_from("<I", d, i + 12)[0])
+    i += size or len(d)
+print(*out)'
+}
+what="perf 6.1's 128-byte attrs stay 128 bytes in a file: attr_size and each attr.size"
+perf record -q -e cpu-clock,task-clock -o "$work/two.data" -- ls / > /dev/null 2>&1
+"$PERFX" inject -b -i "$work/two.data" -o "$work/two.out" 2> "$work/err"
+check test "$(attr_sizes "$work/two.out")" = "$(attr_sizes "$work/two.data")" -a \
+	"$(attr_sizes "$work/two.data")" = "144 128 128"
+what="perf 6.1's 128-byte attrs stay 128 bytes in a pipe's HEADER_ATTR records"
+"$PERFX" inject -b -i "$work/two.data" > "$work/two.pipe" 2> "$work/err"
+check test "$(pipe_attr_sizes < "$work/two.pipe")" = "128 128"
+what="perf 6.1's attrs injected: perf report reads the file and the pipe"
+reads_both()
+{
+	perf report -i "$work/two.out" --stdio > /dev/null 2>&1 &&
+		perf report -i - --stdio < "$work/two.pipe" > /dev/null 2>&1
+}
+check reads_both
+
+# add_feature IN OUT ID BODY: IN with a feature section of ID added, as a later perf writes
+add_feature()
+{
+	python3 - "$@" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+feat, body = int(sys.argv[3]), sys.argv[4].encode()
+bits = list(struct.unpack_from('<4Q', d, 72))
+doff, dsize = struct.unpack_from('<2Q', d, 40)
+table = doff + dsize
+ids = [i for i in range(256) if bits[i // 64] >> (i % 64) & 1]
+secs = [struct.unpack_from('<2Q', d, table + 16 * k) for k in range(len(ids))]
+bodies = dict((i, bytes(d[o:o + n])) for i, (o, n) in zip(ids, secs))
+bodies[feat] = body
+bits[feat // 64] |= 1 << (feat % 64)
+ids = sorted(bodies)
+out, pos = bytearray(), table + 16 * len(ids)
+for i in ids:
+    out += struct.pack('<2Q', pos, len(bodies[i]))
+    pos += len(bodies[i])
+for i in ids:
+    out += bodies[i]
+struct.pack_into('<4Q', d, 72, *bits)
+open(sys.argv[2], 'wb').write(bytes(d[:table]) + bytes(out))
+PY
+}
+what="a file with a later perf's feature 40: read, the feature dropped, perf reads the output"
+add_feature "$work/f.data" "$work/later.data" 40 "a later perf's feature"
+"$PERFX" inject -b -i "$work/later.data" -o "$work/later.out" 2> "$work/err"
+check test $? -eq 0 -a "$(od -An -tx8 -j 72 -N 8 "$work/later.out" | tr -d ' ' | cut -c 6)" = 0 &&
+	test "$(nsamples "$work/later.out")" = "$(nsamples "$work/f.data")"
+
 what="--buildid-all: a build-id for every mapped DSO"
 "$PERFX" inject --buildid-all -i "$work/p.pipe" -o "$work/all.data" 2> "$work/err"
 # perf 6.1 fails on the pipe ("failed to process type"): its file instead
@@ -136,6 +208,30 @@ if mknod "$work/null" c 1 3 2> /dev/null; then
 else
 	skip "$what" "mknod is not allowed here"
 fi
+
+# a container's file: "$work/prog" is sleep here and, bind-mounted in a
+# mount namespace of its own, tail there; the build-id is the one it runs
+what="a live process in another mount namespace: its DSO's build-id is read there"
+cp /usr/bin/sleep "$work/prog"
+unshare -m --propagation private sh -c \
+	"mount --bind /usr/bin/tail '$work/prog' && exec '$work/prog' -f /dev/null" 2> /dev/null &
+nspid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	[ "$(readlink "/proc/$nspid/ns/mnt")" != "$(readlink /proc/self/ns/mnt)" ] &&
+		grep -q "$work/prog" "/proc/$nspid/maps" 2> /dev/null && break
+	sleep 0.2
+done
+if ! grep -q "$work/prog" "/proc/$nspid/maps" 2> /dev/null; then
+	skip "$what" "unshare -m and mount --bind do not work here"
+else
+	perf record -q -e cpu-clock -p "$nspid" -o "$work/ns.pipe" -- sleep 0.2 > /dev/null 2>&1
+	"$PERFX" inject -v --buildid-all -i "$work/ns.pipe" -o "$work/ns.data" 2> "$work/err"
+	# readelf's "Build ID: HEX" of the file mapped
+	want=$(readelf -n /usr/bin/tail | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+	check grep -qx "perfx: build-id $want $work/prog" "$work/err"
+fi
+kill "$nspid" 2> /dev/null
+wait "$nspid" 2> /dev/null
 
 # tracepoints: a pipe's TRACING_DATA record and the data after it
 perf record -q -e sched:sched_switch -a -o - -- sleep 0.2 > "$work/tp.pipe" 2> /dev/null
@@ -257,8 +353,11 @@ head -c 5000 /dev/urandom > "$work/garbage"
 expect_refused "garbage" "garbage: byte offset 0: not a perf.data file" \
 	inject -b -i "$work/garbage" -o "$work/out.data"
 perl -e 'print pack("Q<Q<", 0x32454c4946524550, 16) x 0, pack("Q>Q>", 0x32454c4946524550, 16)' > "$work/be"
-expect_refused "the other byte order" "other byte order.*EOPNOTSUPP" \
+expect_refused "the other byte order" "be: byte offset 0: a big-endian perf.data .*perfx reads only little-endian ones.*EOPNOTSUPP" \
 	inject -b -i "$work/be" -o "$work/out.data"
+perl -e 'print pack("Q>Q>", 0x32454c4946524550, 104), "\0" x 88' > "$work/be.data"
+expect_refused "the other byte order, a file header" "be.data: byte offset 0: a big-endian perf.data .*EOPNOTSUPP" \
+	inject -b -i "$work/be.data" -o "$work/out.data"
 
 cut_step=37 nr_bounds=200 nr_flips=40
 [ -z "${INJECT_QUICK:-}" ] || { cut_step=401; nr_bounds=20; nr_flips=5; }

@@ -130,6 +130,8 @@ static int hit(void *arg, struct dso *dso, __u16 cpumode)
 	return 0;
 }
 
+static unsigned long long last_unwaited;	/* the last stream's */
+
 /* @b's DSOs hit, in the order they became hits, into @hits (256 bytes) */
 static int stream_hits(struct buf *b, char *hits)
 {
@@ -149,6 +151,7 @@ static int stream_hits(struct buf *b, char *hits)
 	ret = dso_hits__init(&h, &s, false, hit, hits);
 	while (!ret && (ret = perfx_session__next(&s, &ev, &pos)) > 0)
 		ret = dso_hits__record(&h, ev, pos);
+	last_unwaited = h.nr_unwaited;
 	dso_hits__exit(&h);
 	perfx_session__close(&s);
 out_close:
@@ -210,6 +213,69 @@ static void test_pid_reused(void)
 	expect_hits(&b, "/bin/sh ", "a FORK of a pid seen before: the earlier process's maps are gone");
 }
 
+/* a map a later one hides whole is still the one of the samples older than that */
+static void test_hidden_map(void)
+{
+	struct buf b = stream_tid_time();
+
+	put_mmap2(&b, PARENT, 0x7000, 100, "/lib/first.so");
+	put_mmap2(&b, PARENT, 0x7000, 200, "/lib/old.so");
+	put_mmap2(&b, PARENT, 0x7000, 300, "/lib/new.so");
+	/* another CPU's buffer, written after: samples of before and after */
+	put_sample(&b, PARENT, 0x7010, 250);
+	put_sample(&b, PARENT, 0x7020, 260);
+	put_sample(&b, PARENT, 0x7010, 400);
+	put_sample(&b, PARENT, 0x7010, 150);
+	expect_hits(&b, "/lib/old.so /lib/new.so ",
+		    "a map hidden by a later one: found by older samples; one hidden twice is gone");
+}
+
+/* samples waiting for their map: 4096 wait, the others are counted and said */
+static void test_pending_cap(void)
+{
+	struct buf b = stream_tid_time();
+	char hits[256];
+	int i, ret;
+
+	for (i = 0; i < 5000; i++)
+		put_sample(&b, PARENT, 0x7010 + i, 500);
+	put_mmap2(&b, PARENT, 0x7000, 100, "/lib/waited.so");
+	errbuf[0] = '\0';
+	ret = stream_hits(&b, hits);
+	tap_ok(!ret && !strcmp(hits, "/lib/waited.so ") && last_unwaited == 904,
+	       "5000 samples before their map: 4096 wait, 904 counted (ret %d, %llu, hits %s)",
+	       ret, last_unwaited, hits);
+	tap_str_eq(errbuf, "stream: byte offset 131232: over 4096 samples wait for the map they hit, this one and later ones are not looked up again: their DSOs may get no build-id\n",
+		   "the first sample beyond them is said, with its offset");
+}
+
+/*
+ * A callchain's DSOs are hits too, each ip in its context's mode, after
+ * the PERIOD and a group's READ fields (read_format GROUP | ID).
+ */
+static void test_callchain(void)
+{
+	struct {
+		struct perf_event_attr attr;
+		__u64 id;
+	} a = { .attr = { .size = sizeof(a.attr), .sample_id_all = 1,
+			  .sample_type = TID_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ |
+					 PERF_SAMPLE_CALLCHAIN,
+			  .read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID },
+		.id = 7 };
+	__u64 s[] = { 0x1010, (__u64)PARENT << 32 | PARENT, 500, 1000, 1, 5, 7,
+		      6, PERF_CONTEXT_KERNEL, 0x1020, PERF_CONTEXT_USER, 0x1010, 0x5010, 0x9010 };
+	struct buf b = stream_start();
+
+	put_rec(&b, PERF_RECORD_HEADER_ATTR, 0, &a, sizeof(a));
+	put_mmap2(&b, PARENT, 0x1000, 100, "/bin/sh");
+	put_mmap2(&b, PARENT, 0x5000, 100, "/lib/libc.so");
+	put_mmap2(&b, PARENT, 0x9000, 600, "/lib/later.so");
+	put_rec(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, s, sizeof(s));
+	expect_hits(&b, "/bin/sh /lib/libc.so ",
+		    "a callchain's user ips hit their DSOs; a kernel-context ip in a user map and a map newer than the sample do not");
+}
+
 /*
  * Attrs of different sample_types: IDENTIFIER says whose fields a record
  * has; 0 is a synthesized record's, laid out as the first attr's.
@@ -246,6 +312,9 @@ int main(void)
 	test_exec_before_fork();
 	test_sample_before_map();
 	test_pid_reused();
+	test_hidden_map();
+	test_pending_cap();
+	test_callchain();
 	test_by_id();
 	return tap_done();
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/data.h"
@@ -176,7 +177,7 @@ static void test_pipe_errors(void)
 		     "in: byte offset 0: truncated header: 0 of 16 bytes (EINVAL)\n",
 		     "empty input");
 	expect_error(swapped, sizeof(swapped), -EOPNOTSUPP,
-		     "in: byte offset 0: perf.data of the other byte order: perfx reads only its own (EOPNOTSUPP)\n",
+		     "in: byte offset 0: a big-endian perf.data (its magic is \"PERFILE2\" byte-swapped): perfx reads only little-endian ones, this machine's byte order (EOPNOTSUPP)\n",
 		     "the other byte order");
 	expect_error("PERFFILEPERFFILE", 16, -EINVAL,
 		     "in: byte offset 0: not a perf.data file: magic 0x454c494646524550, expected 0x32454c4946524550 \"PERFILE2\" (EINVAL)\n",
@@ -199,15 +200,15 @@ static void test_pipe_errors(void)
 		     "in: byte offset 192: truncated SAMPLE record (type 9): size 100, 28 bytes left (EINVAL)\n",
 		     "a record past the end");
 	b.len = good;
-	put_rec(&b, PERF_RECORD_HEADER_FEATURE, 0, feat + 1, 8);
-	expect_error(b.p, b.len, -EINVAL,
-		     "in: byte offset 192: HEADER_FEATURE record: unknown feature id 40, perf knows 1..32 (EINVAL)\n",
-		     "an unknown feature id");
-	b.len = good;
 	put_rec(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, feat, 12);
 	expect_error(b.p, b.len, -EINVAL,
 		     "in: byte offset 192: SAMPLE record of size 20: too small for sample_type 0x7 (EINVAL)\n",
 		     "a sample too small for its sample_type");
+	b.len = 16;
+	put_sample(&b, 0x1000);
+	expect_error(b.p, b.len, -EINVAL,
+		     "in: byte offset 16: SAMPLE record before any attr (EINVAL)\n",
+		     "a sample before any attr");
 	b.len = 16;
 	put_rec(&b, PERF_RECORD_HEADER_ATTR, 0, feat, 16);
 	expect_error(b.p, b.len, -EINVAL,
@@ -307,10 +308,6 @@ static void test_file(void)
 	expect_error(bad, f.len, -EINVAL,
 		     "in: byte offset 256: data section [256, +1048576) ends past the end of the file (344 bytes) (EINVAL)\n",
 		     "a data section past the end");
-	MUTATE(adds_features[0], fh.adds_features[0] | 1ULL << 40);
-	expect_error(bad, f.len, -EINVAL,
-		     "in: byte offset 77: unknown feature id 40 in the header's feature bitmap, perf knows 1..31 (EINVAL)\n",
-		     "an unknown feature bit");
 	expect_error(f.p, 50, -EINVAL,
 		     "in: byte offset 50: truncated file header: 50 of 104 bytes (EINVAL)\n",
 		     "a truncated file header");
@@ -322,6 +319,183 @@ static void test_file(void)
 		     "an attr.size of 8 in a file");
 	free(bad);
 	free(f.p);
+}
+
+/* The features of @fd's header: 0 and *@h filled, or -errno. */
+static int read_header(int fd, struct perfx_header *h)
+{
+	const struct perf_event_header *ev;
+	struct perfx_session s;
+	__u64 pos;
+	int ret;
+
+	errbuf[0] = '\0';
+	memset(h, 0, sizeof(*h));
+	ret = perfx_session__open(&s, fd, "in");
+	if (ret)
+		return ret;
+	while ((ret = perfx_session__next(&s, &ev, &pos)) > 0)
+		;
+	*h = s.header;
+	memset(&s.header, 0, sizeof(s.header));
+	perfx_session__close(&s);
+	return ret;
+}
+
+static bool has_host(const struct perfx_header *h)
+{
+	return h->feat_size[3] == 8 && !memcmp(h->feat[3], "host\0\0\0\0", 8);
+}
+
+/*
+ * A later perf's header: bits 0 (reserved), 3 (HOSTNAME), 40 and 255 set,
+ * a section each in the table; only HOSTNAME is read.
+ */
+static void test_later_features(void)
+{
+	struct buf f = file_stream(), g = { NULL, 0, 0 };
+	static const char *bodies[] = { "zero", "host\0\0\0\0", "forty!", "last" };
+	static const size_t sizes[] = { 4, 8, 6, 4 };
+	struct perf_file_section table[4];
+	struct perf_file_header fh;
+	struct perfx_header h;
+	__u64 pos;
+	int i, fd, ret;
+
+	memcpy(&fh, f.p, sizeof(fh));
+	fh.adds_features[0] = 1ULL << 0 | 1ULL << 3 | 1ULL << 40;
+	fh.adds_features[3] = 1ULL << 63;
+	put(&g, &fh, sizeof(fh));
+	put(&g, f.p + sizeof(fh), fh.data.offset + fh.data.size - sizeof(fh));
+	pos = g.len + sizeof(table);
+	for (i = 0; i < 4; i++) {
+		table[i] = (struct perf_file_section){ pos, sizes[i] };
+		pos += sizes[i];
+	}
+	put(&g, table, sizeof(table));
+	for (i = 0; i < 4; i++)
+		put(&g, bodies[i], sizes[i]);
+	fd = write_file(g.p, g.len);
+	ret = read_header(fd, &h);
+	close(fd);
+	tap_ok(!ret && has_host(&h) && h.nr_attrs == 1,
+	       "a file with feature bits 0, 40 and 255 set: their sections skipped, HOSTNAME read (ret %d)",
+	       ret);
+	perfx_header__exit(&h);
+
+	/* a pipe: HEADER_FEATUREs of ids 40 and 32 (a later perf's) around a HOSTNAME */
+	free(g.p);
+	g = pipe_stream(1);
+	put_rec(&g, PERF_RECORD_HEADER_FEATURE, 0, "\x28\0\0\0\0\0\0\0forty!", 14);
+	put_rec(&g, PERF_RECORD_HEADER_FEATURE, 0, "\x03\0\0\0\0\0\0\0host\0\0\0\0", 16);
+	put_rec(&g, PERF_RECORD_HEADER_FEATURE, 0, "\x20\0\0\0\0\0\0\0", 8);
+	fd = write_file(g.p, g.len);
+	ret = read_header(fd, &h);
+	close(fd);
+	tap_ok(!ret && has_host(&h),
+	       "a pipe's HEADER_FEATURE records of ids 40 and 32 skipped, HOSTNAME read (ret %d)", ret);
+	perfx_header__exit(&h);
+	free(g.p);
+	free(f.p);
+}
+
+/* @h written as a file (@pipe: a pipe with HEADER_ATTRs) and no data */
+static struct buf write_header(struct perfx_header *h, bool pipe)
+{
+	struct perfx_writer w;
+	struct buf out = { NULL, 0, 0 };
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || perfx_writer__init(&w, fd, "out") ||
+	    (pipe ? perfx_header__write_pipe(h, &w, true) || perfx_writer__flush(&w) :
+		    perfx_header__write_file_start(h, &w) ||
+		    perfx_header__write_file_finish(h, &w, 0)))
+		abort();
+	out.len = w.pos;
+	out.p = malloc(out.len);
+	if (!out.p || pread(fd, out.p, out.len, 0) != (ssize_t)out.len)
+		abort();
+	close(fd);
+	perfx_writer__exit(&w);
+	return out;
+}
+
+/* attrs are written at the size they were read, however large this build's are */
+static void test_attr_size(void)
+{
+	struct perf_event_attr attr = { .size = PERF_ATTR_SIZE_VER5, .sample_type = sample_type };
+	struct perfx_header h = { 0 };
+	struct perf_file_header fh;
+	struct buf f, p;
+	__u64 id = 7;
+	__u32 size;
+
+	if (perfx_header__add_attr(&h, &attr, PERF_ATTR_SIZE_VER5, &id, 1))
+		abort();
+	f = write_header(&h, false);
+	memcpy(&fh, f.p, sizeof(fh));
+	memcpy(&size, f.p + fh.attrs.offset + offsetof(struct perf_event_attr, size), 4);
+	tap_ok(fh.attr_size == PERF_ATTR_SIZE_VER5 + 16 && size == PERF_ATTR_SIZE_VER5,
+	       "a 112-byte attr is written in a 112-byte slot (attr_size %llu, attr.size %u)",
+	       (unsigned long long)fh.attr_size, size);
+	p = write_header(&h, true);
+	memcpy(&size, p.p + 16 + 8 + offsetof(struct perf_event_attr, size), 4);
+	tap_ok(p.len == 16 + 8 + PERF_ATTR_SIZE_VER5 + 8 && size == PERF_ATTR_SIZE_VER5,
+	       "a pipe's HEADER_ATTR keeps the 112-byte attr (%zu bytes, attr.size %u)", p.len, size);
+	free(f.p);
+	free(p.p);
+	perfx_header__exit(&h);
+}
+
+#define MANY_ATTRS	20000
+
+/*
+ * 20,000 attrs of two sample_types, an id each, and a sample of each id:
+ * the layout is checked and each sample finds its attr in linear time
+ * (0.2 s here under ASan; the quadratic reader took 3 minutes).
+ */
+static void test_many_attrs(void)
+{
+	struct perfx_header h = { 0 };
+	struct perfx_writer w;
+	struct buf data = { NULL, 0, 0 };
+	struct timespec t0, t1;
+	__u64 i, sum, want = 0;
+	int fd, nr, ret;
+	double secs;
+
+	for (i = 0; i < MANY_ATTRS; i++) {
+		struct perf_event_attr attr = {
+			.size = sizeof(attr),
+			.sample_type = sample_type | PERF_SAMPLE_IDENTIFIER |
+				       (i % 2 ? PERF_SAMPLE_CPU : 0),
+		};
+		__u64 s[5] = { 1000 + i, 0x1000 + i, 42ULL << 32 | 42, 1000, 0 }, id = 1000 + i;
+
+		if (perfx_header__add_attr(&h, &attr, sizeof(attr), &id, 1))
+			abort();
+		put_rec(&data, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, s, (4 + i % 2) * 8);
+		want += 0x1000 + i;
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || perfx_writer__init(&w, fd, "out") ||
+	    perfx_header__write_file_start(&h, &w) ||
+	    perfx_writer__write(&w, data.p, data.len) ||
+	    perfx_header__write_file_finish(&h, &w, data.len))
+		abort();
+	perfx_writer__exit(&w);
+	close(fd);
+	fd = open(path, O_RDONLY);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = read_all(fd, &nr, &sum);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	close(fd);
+	secs = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	tap_ok(!ret && nr == MANY_ATTRS && sum == want && secs < 5,
+	       "%d attrs and a sample of each id read in %.2f s, under 5 (ret %d, %d records)",
+	       MANY_ATTRS, secs, ret, nr);
+	perfx_header__exit(&h);
+	free(data.p);
 }
 
 /* Random truncations, flipped bytes and sizes: an error or records, no crash. */
@@ -366,6 +540,9 @@ int main(void)
 	test_pipe_errors();
 	test_odd_sizes();
 	test_file();
+	test_later_features();
+	test_attr_size();
+	test_many_attrs();
 	test_mutations();
 	unlink(path);
 	return tap_done();
