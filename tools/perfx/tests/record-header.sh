@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# record-header.sh - what perf.data headers perfx record writes, beside
+# perf record's for the same command lines, as files and as pipes: every
+# header feature perf writes (perf report --header-only's "missing
+# features", a pipe's HEADER_FEATURE records), every attr field and
+# sample_type/read_format bit of perf evlist -v, and every kind of
+# record perf writes once per recording (ID_INDEX, THREAD_MAP, CPU_MAP,
+# FINISHED_INIT, ...) must be in perfx's too, but for the ones listed in
+# `allowed` with the reason.  perf report --time and perf script -F tod
+# work on perfx's files; a pipe's features end with perf's
+# HEADER_LAST_FEATURE mark; a feature too large for a pipe record is left
+# out, as perf does.  env: PERFX.  Prints TAP lines.
+set -uo pipefail
+
+PERFX=${PERFX:?}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/tap.sh"
+tap_init record-header
+tap_workdir
+layout() { python3 "$here/perf-data-layout.py" "$1"; }
+
+if ! command -v perf > /dev/null ||
+   ! perf record -q -e cpu-clock -o "$work/probe.data" -- true > /dev/null 2> "$work/err"; then
+	skip "interop with perf" "perf record -e cpu-clock does not work here"
+	exit 0
+fi
+
+# What perf writes and perfx need not, with why.  Keys: feature:NAME
+# (a file's), pipe-feature:ID, record:TYPE.
+declare -A allowed=(
+	# written by the kernel when tasks come and go during the recording
+	[record:4]="EXIT: depends on the tasks that ran"
+	[record:5]="THROTTLE: depends on the load"
+	[record:6]="UNTHROTTLE: depends on the load"
+	[record:7]="FORK: depends on the tasks that ran"
+	[record:17]="KSYMBOL: only for BPF programs loaded while recording"
+	[record:18]="BPF_EVENT: only for BPF programs loaded while recording"
+	[record:68]="FINISHED_ROUND: as many as the passes over the rings"
+)
+
+# the bodies perf gives no names: the workload burns CPU for samples
+workload=(sh -c 'i=0; while [ $i -lt 40000 ]; do i=$((i + 1)); done')
+lines=("" "-a -g" "-e {cpu-clock,task-clock}" "-k mono" "-e sched:sched_switch -a")
+
+# record TOOL NAME OUT ARGS...: perf or perfx into OUT (a file, or a pipe if OUT is -:FILE)
+record()
+{
+	local tool=$1 out=$2
+	local bin=/usr/bin/perf
+
+	shift 2
+	[ "$tool" = perfx ] && bin=$PERFX
+	if [ "${out#-:}" != "$out" ]; then
+		"$bin" record -q "$@" -o - -- "${workload[@]}" > "${out#-:}" 2> "$work/err"
+	else
+		"$bin" record -q "$@" -o "$out" -- "${workload[@]}" > /dev/null 2> "$work/err"
+	fi
+}
+
+# the feature names perf says a file lacks
+missing_features()
+{
+	perf report --header-only -I -i "$1" 2> /dev/null |
+		sed -n 's/^# missing features: //p' | tr ' ' '\n' | grep .
+}
+
+# "event key" and "event key=FLAG" lines of perf evlist -v, values left out
+attr_fields()
+{
+	perf evlist -v -i "$1" 2> /dev/null | awk -F ': ' '{
+		ev = $1; sub(/:.*/, "", ev)
+		n = split(substr($0, length(ev) + 3), f, ", ")
+		for (i = 1; i <= n; i++) {
+			split(f[i], kv, ": ")
+			print ev " " kv[1]
+			if (kv[1] == "sample_type" || kv[1] == "read_format") {
+				m = split(kv[2], b, "|")
+				for (j = 1; j <= m; j++)
+					print ev " " kv[1] "=" b[j]
+			}
+		}
+	}' | sort -u
+}
+
+# lack WHAT KIND PERF_LIST PERFX_LIST: the items of perf's list not in
+# perfx's nor allowed, as "KIND:ITEM" words on stdout
+lack()
+{
+	local kind=$1 item
+
+	comm -23 <(sort -u <<< "$2") <(sort -u <<< "$3") | while IFS= read -r item; do
+		[ -n "$item" ] && [ -z "${allowed[$kind:$item]:-}" ] && echo "$kind:$item"
+	done
+}
+
+check_lack() # DESC LACKING
+{
+	if [ -z "$2" ]; then
+		ok "$1"
+	else
+		notok "$1"
+		echo "$2" | tr ' ' '\n' | sed 's/^/#   perfx lacks /' | head -20
+	fi
+}
+
+record_types() { layout "$1" | awk '$1 == "record" { print $2 }'; }
+
+for line in "${lines[@]}"; do
+	read -ra args <<< "$line"
+	name=${line:-default}
+	f=$work/${name//[^a-z0-9]/_}
+	for mode in file pipe; do
+		out=$f.$mode
+		[ $mode = pipe ] && out=-:$f.$mode
+		if ! record perf "${out/$f/$f.perf}" "${args[@]}"; then
+			skip "$mode '$name'" "perf record ${line} failed: $(head -1 "$work/err")"
+			continue
+		fi
+		if ! record perfx "${out/$f/$f.perfx}" "${args[@]}" || ! sanitizer_clean; then
+			notok "$mode '$name': perfx record exits 0"
+			continue
+		fi
+		p=$f.perf.$mode x=$f.perfx.$mode
+		if [ $mode = file ]; then
+			# the features perfx misses and perf does not
+			l=$(lack feature "$(missing_features "$x")" "$(missing_features "$p")")
+		else
+			l=$(lack pipe-feature "$(layout "$p" | awk '$1 == "feature" { print $2 }')" \
+				"$(layout "$x" | awk '$1 == "feature" { print $2 }')")
+		fi
+		check_lack "$mode '$name': every header feature perf writes" "$l"
+		check_lack "$mode '$name': every attr field and bit perf sets" \
+			"$(lack attr "$(attr_fields "$p")" "$(attr_fields "$x")" | tr ' ' '_')"
+		check_lack "$mode '$name': every kind of record perf writes" \
+			"$(lack record "$(record_types "$p")" "$(record_types "$x")")"
+	done
+done
+
+what="perf report --time 10%/2 on perfx's file reports its samples"
+if perf report --stdio --time 10%/2 -i "$work/default.perfx.file" > "$work/out" 2> "$work/err" &&
+   grep -qE '^ +[0-9.]+%' "$work/out"; then
+	ok "$what"
+else
+	cp "$work/out" "$work/err" 2> /dev/null
+	notok "$what"
+fi
+
+what="perf script -F tod on perfx's -k mono file prints wall-clock times"
+if perf script -F tod,comm -i "$work/_k_mono.perfx.file" > "$work/out" 2> "$work/err" &&
+   grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:.]+ +sh' "$work/out"; then
+	ok "$what"
+else
+	notok "$what"
+fi
+
+what="perf evlist -g on perfx's file keeps {cpu-clock,task-clock} a group"
+if perf evlist -g -i "$work/_e__cpu_clock_task_clock_.perfx.file" > "$work/err" 2>&1 &&
+   grep -qx '{cpu-clock,task-clock}' "$work/err"; then
+	ok "$what"
+else
+	notok "$what"
+fi
+
+what="a pipe's features end with one HEADER_LAST_FEATURE (32) record"
+if layout "$work/default.perfx.pipe" > "$work/err" &&
+   [ "$(awk '$1 == "feature" { f = $2 } END { print f }' "$work/err")" = 32 ] &&
+   [ "$(grep -c '^feature 32$' "$work/err")" = 1 ]; then
+	ok "$what"
+else
+	notok "$what"
+fi
+
+# a command line over 64 KiB: its CMDLINE feature cannot be a pipe record
+big=$(head -c 70000 /dev/zero | tr '\0' x)
+what="a pipe whose CMDLINE exceeds 64 KiB leaves it out, as perf does"
+if $PERFX record -q -o - -- sh -c ": $big" > "$work/big.pipe" 2> "$work/err" &&
+   sanitizer_clean && layout "$work/big.pipe" > "$work/err" &&
+   ! grep -qx 'feature 11' "$work/err" && grep -qx 'feature 12' "$work/err" &&
+   perf script -i "$work/big.pipe" > /dev/null 2> "$work/err" && ! [ -s "$work/err" ]; then
+	ok "$what"
+else
+	notok "$what"
+fi
+
+# a file may hold one (perf record's does): inject's pipe leaves it out
+what="perfx inject -b of a file with a CMDLINE over 64 KiB into a pipe leaves it out"
+if perf record -q -o "$work/big.file" -- sh -c ": $big" > /dev/null 2> "$work/err" &&
+   $PERFX inject -b -i "$work/big.file" -o - > "$work/inj.pipe" 2> "$work/err" &&
+   sanitizer_clean && layout "$work/inj.pipe" > "$work/err" &&
+   ! grep -qx 'feature 11' "$work/err" && grep -qx 'feature 12' "$work/err" &&
+   perf script -i "$work/inj.pipe" > /dev/null 2> "$work/err" && ! [ -s "$work/err" ]; then
+	ok "$what"
+else
+	notok "$what"
+fi
