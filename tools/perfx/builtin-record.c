@@ -143,6 +143,8 @@ struct record {
 	unsigned long long	nr_records;
 	unsigned long long	nr_lost;
 	unsigned long long	lost_samples;
+	__u64			first_sample_time;
+	__u64			last_sample_time;
 	unsigned long		waking;
 	__u64			unmarked;	/* bytes drained since the last FINISHED_ROUND */
 	struct feature_buf	bid_table;	/* the BUILD_ID feature */
@@ -800,6 +802,29 @@ static void record__discard_output(struct record *rec)
 		rename(rec->old_output, rec->output);
 }
 
+/* GROUP_DESC, when an event group has more than one event */
+static int record__group_desc(struct record *rec)
+{
+	struct feature_group *groups;
+	struct evsel *evsel;
+	int i, nr = 0, err;
+
+	groups = calloc(rec->evlist->nr, sizeof(*groups));
+	if (!groups)
+		return -ENOMEM;
+	evlist__for_each(rec->evlist, i, evsel) {
+		if (evsel->leader != evsel || evsel->nr_members < 2)
+			continue;
+		groups[nr++] = (struct feature_group){
+			.leader_idx = i,
+			.nr_members = evsel->nr_members,
+		};
+	}
+	err = nr ? feature__add_group_desc(&rec->header, groups, nr) : 0;
+	free(groups);
+	return err;
+}
+
 static int record__write_header(struct record *rec, int argc, const char **argv)
 {
 	struct evsel *evsel;
@@ -812,8 +837,15 @@ static int record__write_header(struct record *rec, int argc, const char **argv)
 	err = feature__add_machine(&rec->header, PERFX_VERSION, argc, argv);
 	if (!err && rec->opts.use_clockid)
 		err = feature__add_clockid(&rec->header, rec->opts.clockid);
+	if (!err && rec->opts.use_clockid)
+		err = feature__add_clock_data(&rec->header, rec->opts.clockid);
 	if (!err)
 		err = record__tracing_data(rec);
+	if (!err)
+		err = record__group_desc(rec);
+	/* a file's are known after the walk for build-ids */
+	if (!err && rec->pipe)
+		err = feature__add_sample_time(&rec->header, 0, 0);
 	evlist__for_each(rec->evlist, i, evsel)
 		names[i] = evsel->name;
 	if (!err)
@@ -1026,6 +1058,24 @@ static void record__count(struct record *rec, const struct perf_event_header *ev
 		rec->lost_samples += perfx__get_u64(ev + 1);
 }
 
+/* SAMPLE_TIME's bounds, as perf's process_sample_event() keeps them */
+static int record__sample_time(struct record *rec, struct perfx_session *s,
+			       const struct perf_event_header *ev, __u64 pos)
+{
+	struct perfx_sample sample;
+	int err;
+
+	if (ev->type != PERF_RECORD_SAMPLE)
+		return 0;
+	err = perfx_session__parse_sample(s, ev, pos, &sample);
+	if (err || sample.time == ~0ULL)
+		return err;
+	if (!rec->first_sample_time)
+		rec->first_sample_time = sample.time;
+	rec->last_sample_time = sample.time;
+	return 0;
+}
+
 /*
  * As perf's process_buildids(): a walk over the data just written finds
  * the DSOs that samples hit (or, with --buildid-all, every DSO mapped),
@@ -1049,13 +1099,18 @@ static int record__build_ids(struct record *rec)
 	err = dso_hits__init(&hits, &s, rec->buildid_all, record__add_build_id, rec);
 	while (!err && (err = perfx_session__next(&s, &ev, &pos)) > 0) {
 		record__count(rec, ev);
-		err = dso_hits__record(&hits, ev, pos);
+		err = record__sample_time(rec, &s, ev, pos);
+		if (!err)
+			err = dso_hits__record(&hits, ev, pos);
 	}
 	rec->samples = hits.nr_samples;
 	dso_hits__exit(&hits);
 	perfx_session__close(&s);
 	if (!err && rec->bid_table.len)
 		err = feature_buf__commit(&rec->bid_table, &rec->header, HEADER_BUILD_ID);
+	if (!err)
+		err = feature__add_sample_time(&rec->header, rec->first_sample_time,
+					       rec->last_sample_time);
 out_close:
 	close(fd);
 	return err;

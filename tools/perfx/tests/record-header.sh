@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/tap.sh"
 tap_init record-header
 tap_workdir
-layout() { python3 "$here/perf-data-layout.py" "$1"; }
+layout() { python3 "$here/perf-data-layout.py" "$@"; }
 
 if ! command -v perf > /dev/null ||
    ! perf record -q -e cpu-clock -o "$work/probe.data" -- true > /dev/null 2> "$work/err"; then
@@ -137,6 +137,38 @@ for line in "${lines[@]}"; do
 	done
 done
 
+# the features that describe this machine, and the group: perf's bytes
+for mode in file pipe; do
+	for feat in 16:PMU_MAPPINGS 17:GROUP_DESC 20:CACHE 22:MEM_TOPOLOGY 25:BPF_PROG_INFO \
+		    26:BPF_BTF 28:CPU_PMU_CAPS 31:PMU_CAPS; do
+		p=$work/_e__cpu_clock_task_clock_.perf.$mode
+		a=$(layout "$p" "${feat%%:*}")
+		b=$(layout "${p/.perf./.perfx.}" "${feat%%:*}")
+		if [ -z "$a" ] && [ ! -s "$p" ]; then
+			skip "$mode: ${feat#*:} as perf writes it" "perf recorded no $p"
+		elif [ -z "$a" ]; then
+			skip "$mode: ${feat#*:} as perf writes it" "perf writes none here"
+		elif [ "$a" = "$b" ]; then
+			ok "$mode: ${feat#*:} as perf writes it"
+		else
+			printf 'perf:  %s\nperfx: %s\n' "$a" "$b" > "$work/err"
+			notok "$mode: ${feat#*:} as perf writes it"
+		fi
+	done
+done
+
+# CLOCK_DATA: version 1 and CLOCK_MONOTONIC (1), then the two reference times
+what="file -k mono: CLOCK_DATA's version and clockid as perf's"
+a=$(layout "$work/_k_mono.perf.file" 29)
+b=$(layout "$work/_k_mono.perfx.file" 29)
+if [ "${#a}" = 48 ] && [ "${a:0:16}" = 0100000001000000 ] && [ "${#b}" = 48 ] &&
+   [ "${b:0:16}" = "${a:0:16}" ]; then
+	ok "$what"
+else
+	printf 'perf:  %s\nperfx: %s\n' "$a" "$b" > "$work/err"
+	notok "$what"
+fi
+
 what="perf report --time 10%/2 on perfx's file reports its samples"
 if perf report --stdio --time 10%/2 -i "$work/default.perfx.file" > "$work/out" 2> "$work/err" &&
    grep -qE '^ +[0-9.]+%' "$work/out"; then
@@ -148,7 +180,7 @@ fi
 
 what="perf script -F tod on perfx's -k mono file prints wall-clock times"
 if perf script -F tod,comm -i "$work/_k_mono.perfx.file" > "$work/out" 2> "$work/err" &&
-   grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:.]+ +sh' "$work/out"; then
+   grep -qE '^ *sh [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:.]+ *$' "$work/out"; then
 	ok "$what"
 else
 	notok "$what"
