@@ -41,6 +41,7 @@
 #include "lib/record-rings.h"
 #include "lib/session.h"
 #include "lib/synthesize.h"
+#include "lib/synthesize-evlist.h"
 #include "lib/sysfs.h"
 #include "lib/threadmap.h"
 #include "lib/tracing-data.h"
@@ -868,13 +869,20 @@ static int record__write_marker(struct record *rec, __u32 type)
 	return perfx_writer__write(&rec->out, &h, sizeof(h));
 }
 
-/* What already runs, before the ring buffers' records. */
+/*
+ * As perf's record__synthesize(): the events' ID_INDEX, the kernel's maps,
+ * THREAD_MAP and CPU_MAP, what already runs, then FINISHED_INIT, before
+ * the ring buffers' records.
+ */
 static int record__synthesize(struct record *rec)
 {
 	struct perfx_writer *w = &rec->out;
 	int err;
 
 	rec->synth.id_hdr_size = record__id_hdr_size(rec->evlist->entries[0]->attr.sample_type);
+	err = synthesize__id_index(w, rec->evlist, &rec->header);
+	if (err)
+		return err;
 	err = synthesize__kernel(w, &rec->synth);
 	if (err == -ENOENT || err == -EACCES) {
 		pr_warning("Couldn't record kernel reference relocation symbol\n"
@@ -884,6 +892,11 @@ static int record__synthesize(struct record *rec)
 	}
 	if (err < 0)
 		return err;
+	err = synthesize__thread_map(w, rec->evlist);
+	if (!err)
+		err = synthesize__cpu_map(w, rec->evlist);
+	if (err)
+		return err;
 	if (record__cpu_target(rec))
 		err = synthesize__all(w, &rec->synth);
 	else if (record__task_target(rec))
@@ -892,7 +905,7 @@ static int record__synthesize(struct record *rec)
 		err = synthesize__comm(w, rec->work.pid, &rec->synth);
 	if (err < 0)
 		return err;
-	return rec->pipe ? record__write_marker(rec, PERF_RECORD_FINISHED_INIT) : 0;
+	return record__write_marker(rec, PERF_RECORD_FINISHED_INIT);
 }
 
 static int record__ioctl(struct record *rec, unsigned long req)

@@ -169,6 +169,33 @@ else
 	notok "$what"
 fi
 
+# perf report -D's ID_INDEX, THREAD_MAP and CPU_MAP lines, sizes
+# included, sample ids and task ids masked
+describe_records()
+{
+	perf report -D -i "$1" 2> /dev/null |
+		sed -nE '/PERF_RECORD_(ID_INDEX|THREAD_MAP|CPU_MAP|FINISHED_INIT)|^ \.\.\. id: /{
+			s/^[0-9]+ (0 )?0x[0-9a-f]+ //; s/id: +[0-9]+/id: ID/
+			s/(tid|thread): [0-9]+/\1: PID/; p; }'
+}
+
+for line in "" "-a" "-C 1" "-e {cpu-clock,task-clock} -C 0,1" "-p PID"; do
+	read -ra args <<< "${line/PID/$$}"
+	what="'$line': ID_INDEX, THREAD_MAP, CPU_MAP and FINISHED_INIT as perf's"
+	if ! perf record -q "${args[@]}" -o "$work/p.data" -- sleep 0.1 > /dev/null 2> "$work/err"; then
+		skip "$what" "perf record $line failed: $(head -1 "$work/err")"
+		continue
+	fi
+	if $PERFX record -q "${args[@]}" -o "$work/x.data" -- sleep 0.1 > /dev/null 2> "$work/err" &&
+	   describe_records "$work/p.data" > "$work/p.txt" &&
+	   describe_records "$work/x.data" > "$work/x.txt" && [ -s "$work/p.txt" ] &&
+	   diff "$work/p.txt" "$work/x.txt" > "$work/err"; then
+		ok "$what"
+	else
+		notok "$what"
+	fi
+done
+
 what="perf report --time 10%/2 on perfx's file reports its samples"
 if perf report --stdio --time 10%/2 -i "$work/default.perfx.file" > "$work/out" 2> "$work/err" &&
    grep -qE '^ +[0-9.]+%' "$work/out"; then
