@@ -52,7 +52,8 @@ static void evsel__config_record(struct evsel *evsel, const struct record_opts *
 		attr->sample_type |= PERF_SAMPLE_PERIOD;
 	if (opts->sample_cpu)
 		attr->sample_type |= PERF_SAMPLE_CPU;
-	if (opts->callgraph && !dummy)
+	/* the tracking dummy too, as perf's evsel__config() gives it */
+	if (opts->callgraph)
 		attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	attr->read_format = PERF_FORMAT_ID | (opts->no_lost ? 0 : PERF_FORMAT_LOST);
 	attr->inherit = !opts->no_inherit;
