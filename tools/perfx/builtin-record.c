@@ -871,7 +871,7 @@ static int record__write_marker(struct record *rec, __u32 type)
 
 /*
  * As perf's record__synthesize(): the events' ID_INDEX, the kernel's maps,
- * THREAD_MAP and CPU_MAP, what already runs, then FINISHED_INIT, before
+ * the events' EVENT_UPDATEs, THREAD_MAP and CPU_MAP, what already runs, then FINISHED_INIT, before
  * the ring buffers' records.
  */
 static int record__synthesize(struct record *rec)
@@ -892,7 +892,11 @@ static int record__synthesize(struct record *rec)
 	}
 	if (err < 0)
 		return err;
-	err = synthesize__thread_map(w, rec->evlist);
+	/* perf's default event has no unit */
+	err = synthesize__event_update(w, rec->evlist, &rec->header, !rec->default_event,
+				       rec->pipe);
+	if (!err)
+		err = synthesize__thread_map(w, rec->evlist);
 	if (!err)
 		err = synthesize__cpu_map(w, rec->evlist);
 	if (err)

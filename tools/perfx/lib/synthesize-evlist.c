@@ -193,3 +193,60 @@ int synthesize__cpu_map(struct perfx_writer *w, const struct evlist *evlist)
 	free(data);
 	return err;
 }
+
+/* perf_record_event_update's types and the size of its fixed part, union included */
+enum {
+	EVENT_UPDATE_UNIT	= 0,
+	EVENT_UPDATE_SCALE	= 1,
+	EVENT_UPDATE_NAME	= 2,
+};
+
+#define EVENT_UPDATE_HEAD	40
+
+static int event_update__write(struct perfx_writer *w, __u64 type, __u64 id, const void *data,
+			       size_t len)
+{
+	static const char zeros[EVENT_UPDATE_HEAD];
+	size_t size = (EVENT_UPDATE_HEAD + len + 7) & ~(size_t)7;
+	struct perf_event_header head = { .type = PERF_RECORD_EVENT_UPDATE, .size = size };
+	int err;
+
+	if (size > UINT16_MAX)
+		return -E2BIG;
+	err = perfx_writer__write(w, &head, sizeof(head));
+	if (!err)
+		err = perfx_writer__write(w, &type, sizeof(type));
+	if (!err)
+		err = perfx_writer__write(w, &id, sizeof(id));
+	if (!err)
+		err = perfx_writer__write(w, data, len);
+	return err ? err : perfx_writer__write(w, zeros, size - 3 * sizeof(__u64) - len);
+}
+
+int synthesize__event_update(struct perfx_writer *w, const struct evlist *evlist,
+			     const struct perfx_header *h, bool units, bool names)
+{
+	struct evsel *evsel;
+	int i, err = 0;
+
+	if (h->nr_attrs != evlist->nr)
+		return 0;
+	evlist__for_each(evlist, i, evsel) {
+		__u64 id = h->attrs[i].nr_ids ? h->attrs[i].ids[0] : 0;
+
+		if (!h->attrs[i].nr_ids)
+			continue;
+		if (!err && units && evsel->unit && *evsel->unit)
+			err = event_update__write(w, EVENT_UPDATE_UNIT, id, evsel->unit,
+						  strlen(evsel->unit) + 1);
+		if (!err && units && evsel->scale != 1.0)
+			err = event_update__write(w, EVENT_UPDATE_SCALE, id, &evsel->scale,
+						  sizeof(evsel->scale));
+		if (!err && names)
+			err = event_update__write(w, EVENT_UPDATE_NAME, id, evsel->name,
+						  strlen(evsel->name) + 1);
+		if (err)
+			break;
+	}
+	return err;
+}

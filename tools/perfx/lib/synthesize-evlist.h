@@ -2,6 +2,8 @@
 #ifndef __PERFX_SYNTHESIZE_EVLIST_H
 #define __PERFX_SYNTHESIZE_EVLIST_H
 
+#include <stdbool.h>
+
 struct evlist;
 struct perfx_header;
 struct perfx_writer;
@@ -11,6 +13,7 @@ enum {
 	PERF_RECORD_ID_INDEX	= 69,
 	PERF_RECORD_THREAD_MAP	= 73,
 	PERF_RECORD_CPU_MAP	= 74,
+	PERF_RECORD_EVENT_UPDATE = 78,
 };
 
 /*
@@ -24,5 +27,14 @@ int synthesize__id_index(struct perfx_writer *w, const struct evlist *evlist,
 int synthesize__thread_map(struct perfx_writer *w, const struct evlist *evlist);
 /* CPU_MAP: @evlist's CPUs as a range, a list or a mask, whichever perf 6.1 picks */
 int synthesize__cpu_map(struct perfx_writer *w, const struct evlist *evlist);
+
+/*
+ * EVENT_UPDATE: per event of @evlist (its first sample id in @h), with
+ * @units its unit and scale where it has them, with @names its name (a
+ * pipe's, whose reader has no EVENT_DESC), as perf's
+ * perf_event__synthesize_extra_attr() writes them.
+ */
+int synthesize__event_update(struct perfx_writer *w, const struct evlist *evlist,
+			     const struct perfx_header *h, bool units, bool names);
 
 #endif /* __PERFX_SYNTHESIZE_EVLIST_H */

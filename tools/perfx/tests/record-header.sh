@@ -42,7 +42,6 @@ declare -A allowed=(
 # What perfx still lacks, known: reported as "not ok ... # TODO", which
 # run-tests.sh counts apart.  Keys as in allowed, attr:EVENT_FIELD=BIT.
 declare -A todo=(
-	[record:78]="EVENT_UPDATE: the events' units, scales and, in a pipe, names"
 	[attr:cpu-clock_sample_type=ID]="a pipe's single event gets PERF_SAMPLE_ID from perf"
 )
 
@@ -188,24 +187,29 @@ else
 	notok "$what"
 fi
 
-# perf report -D's ID_INDEX, THREAD_MAP and CPU_MAP lines, sizes
-# included, sample ids and task ids masked
+# perf report -D's ID_INDEX, EVENT_UPDATE, THREAD_MAP, CPU_MAP and
+# FINISHED_INIT lines, sizes included, offsets, sample ids and task ids
+# masked
 describe_records()
 {
 	perf report -D -i "$1" 2> /dev/null |
-		sed -nE '/PERF_RECORD_(ID_INDEX|THREAD_MAP|CPU_MAP|FINISHED_INIT)|^ \.\.\. id: /{
+		sed -nE '/\]: PERF_RECORD_(ID_INDEX|EVENT_UPDATE|THREAD_MAP|CPU_MAP|FINISHED_INIT)|^ ?\.\.\. (id|unit|scale|name): /{
 			s/^[0-9]+ (0 )?0x[0-9a-f]+ //; s/id: +[0-9]+/id: ID/
 			s/(tid|thread): [0-9]+/\1: PID/; p; }'
 }
 
-for line in "" "-a" "-C 1" "-e {cpu-clock,task-clock} -C 0,1" "-p PID"; do
+for line in "" "-a" "-C 1" "-e {cpu-clock,task-clock} -C 0,1" "-p PID" "-e cpu-clock" \
+	    "-o - -e cpu-clock" "-o - -a -g" "-o - -e {cpu-clock,task-clock}"; do
 	read -ra args <<< "${line/PID/$$}"
-	what="'$line': ID_INDEX, THREAD_MAP, CPU_MAP and FINISHED_INIT as perf's"
-	if ! perf record -q "${args[@]}" -o "$work/p.data" -- sleep 0.1 > /dev/null 2> "$work/err"; then
+	what="'$line': ID_INDEX, EVENT_UPDATE, THREAD_MAP, CPU_MAP and FINISHED_INIT as perf's"
+	out=/dev/null
+	[ "${line#-o -}" = "$line" ] && args+=(-o "$work/p.data") || out=$work/p.data
+	if ! perf record -q "${args[@]}" -- sleep 0.1 > "$out" 2> "$work/err"; then
 		skip "$what" "perf record $line failed: $(head -1 "$work/err")"
 		continue
 	fi
-	if $PERFX record -q "${args[@]}" -o "$work/x.data" -- sleep 0.1 > /dev/null 2> "$work/err" &&
+	[ "$out" = /dev/null ] && args[-1]=$work/x.data || out=$work/x.data
+	if $PERFX record -q "${args[@]}" -- sleep 0.1 > "$out" 2> "$work/err" &&
 	   describe_records "$work/p.data" > "$work/p.txt" &&
 	   describe_records "$work/x.data" > "$work/x.txt" && [ -s "$work/p.txt" ] &&
 	   diff "$work/p.txt" "$work/x.txt" > "$work/err"; then
