@@ -1277,6 +1277,7 @@ static int record__run(struct record *rec, int argc, const char **argv)
 	int err;
 
 	rec->pipe = !strcmp(rec->output, "-");
+	rec->opts.pipe = rec->pipe;
 	rec->opts.sample_cpu = record__cpu_target(rec);
 	rec->opts.enable_on_exec = workload && !rec->opts.sample_cpu && !record__task_target(rec);
 	record__check_freq(rec);

@@ -121,7 +121,7 @@ int evlist__config_record(struct evlist *evlist, const struct record_opts *opts)
 		evsel__config_record(evsel, opts, opts->sample_cpu ? dummy : i == 0);
 		differ |= evsel->attr.sample_type != evlist->entries[0]->attr.sample_type;
 	}
-	if (evlist->nr < 2)
+	if (evlist->nr < 2 && !opts->pipe)
 		return 0;
 	id_bit = differ ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
 	evlist__for_each(evlist, i, evsel)
