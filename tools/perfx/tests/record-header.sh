@@ -7,7 +7,9 @@
 # sample_type/read_format bit of perf evlist -v, and every kind of
 # record perf writes once per recording (ID_INDEX, THREAD_MAP, CPU_MAP,
 # FINISHED_INIT, ...) must be in perfx's too, but for the ones listed in
-# `allowed` with the reason.  perf report --time and perf script -F tod
+# `allowed` with the reason.  The machine's features are perf's bytes;
+# ID_INDEX, EVENT_UPDATE, THREAD_MAP and CPU_MAP read as perf's; a vDSO
+# hit has perf's build-id.  perf report --time and perf script -F tod
 # work on perfx's files; a pipe's features end with perf's
 # HEADER_LAST_FEATURE mark; a feature too large for a pipe record is left
 # out, as perf does.  env: PERFX.  Prints TAP lines.
@@ -200,6 +202,26 @@ for line in "" "-a" "-C 1" "-e {cpu-clock,task-clock} -C 0,1" "-p PID" "-e cpu-c
 		notok "$what"
 	fi
 done
+
+# a program whose time goes to the vDSO: its build-id in BUILD_ID, perf's
+what="a vDSO hit: perf buildid-list shows [vdso] with perf's build-id"
+if command -v cc > /dev/null; then
+	printf '%s\n' '#include <time.h>' \
+		'int main(void) { struct timespec t; long i;' \
+		'for (i = 0; i < 3000000; i++) clock_gettime(CLOCK_MONOTONIC, &t); return 0; }' \
+		> "$work/vdso.c"
+fi
+if ! command -v cc > /dev/null || ! cc -O2 -o "$work/vdso" "$work/vdso.c" 2> "$work/err" ||
+   ! perf record -q -o "$work/p.data" -- "$work/vdso" > /dev/null 2> "$work/err" ||
+   ! perf buildid-list -i "$work/p.data" 2> /dev/null | grep -q ' \[vdso\]$'; then
+	skip "$what" "no compiler, or perf's recording has no [vdso] build-id"
+elif $PERFX record -q -o "$work/x.data" -- "$work/vdso" > /dev/null 2> "$work/err" &&
+     [ "$(perf buildid-list -i "$work/p.data" | grep ' \[vdso\]$')" = \
+       "$(perf buildid-list -i "$work/x.data" 2> "$work/err" | grep ' \[vdso\]$')" ]; then
+	ok "$what"
+else
+	notok "$what"
+fi
 
 what="perf report --time 10%/2 on perfx's file reports its samples"
 if perf report --stdio --time 10%/2 -i "$work/default.perfx.file" > "$work/out" 2> "$work/err" &&
