@@ -871,8 +871,8 @@ static int record__write_marker(struct record *rec, __u32 type)
 
 /*
  * As perf's record__synthesize(): the events' ID_INDEX, the kernel's maps,
- * the events' EVENT_UPDATEs, THREAD_MAP and CPU_MAP, what already runs, then FINISHED_INIT, before
- * the ring buffers' records.
+ * the events' EVENT_UPDATEs, THREAD_MAP and CPU_MAP, what already runs,
+ * then FINISHED_INIT, before the ring buffers' records.
  */
 static int record__synthesize(struct record *rec)
 {
@@ -1125,9 +1125,6 @@ static int record__build_ids(struct record *rec)
 	perfx_session__close(&s);
 	if (!err && rec->bid_table.len)
 		err = feature_buf__commit(&rec->bid_table, &rec->header, HEADER_BUILD_ID);
-	if (!err)
-		err = feature__add_sample_time(&rec->header, rec->first_sample_time,
-					       rec->last_sample_time);
 out_close:
 	close(fd);
 	return err;
@@ -1168,6 +1165,10 @@ static int record__finish_file(struct record *rec)
 	err = perfx_writer__flush(&rec->out);
 	if (!err && !rec->no_buildid)
 		err = record__build_ids(rec);
+	/* 0 and 0 without the walk, as perf's */
+	if (!err)
+		err = feature__add_sample_time(&rec->header, rec->first_sample_time,
+					       rec->last_sample_time);
 	if (!err)
 		err = perfx_header__write_file_finish(&rec->header, &rec->out,
 						      rec->out.pos - rec->data_start);
