@@ -46,6 +46,8 @@ static void feature_buf__grow(struct feature_buf *b, size_t len)
 
 void feature_buf__write(struct feature_buf *b, const void *p, size_t len)
 {
+	if (!len)
+		return;		/* @p may be an empty buffer's NULL */
 	if (!b->err && b->len + len > b->alloc)
 		feature_buf__grow(b, len);
 	if (b->err)
