@@ -134,7 +134,7 @@ static void put_u16(char *p, size_t off, __u16 v)
 static int cpu_map__type(const struct cpu_map *cpus, size_t *size)
 {
 	int any = cpus->map[0] == -1, nr = cpus->nr - any;
-	int min = cpus->map[any], max = cpus->map[cpus->nr - 1];
+	int min = nr ? cpus->map[any] : 0, max = cpus->map[cpus->nr - 1];
 	size_t size_cpus = 2 + 2 + cpus->nr * 2, size_mask = 2 + 2 + 2 + (max / 32 + 1) * 4;
 
 	if (nr && max - min + 1 == nr) {
