@@ -232,9 +232,6 @@ static int inject__run(struct inject *inj)
 	int ret;
 
 	ret = inject__write_header(inj);
-	if (ret == -EOPNOTSUPP)
-		pr_err("%s: a header feature of over 64 KiB cannot go into a pipe's records (EOPNOTSUPP)\n",
-		       inj->input_name);
 	while (!ret && (ret = perfx_session__next(&inj->session, &ev, &pos)) > 0)
 		ret = inject__record(inj, ev, pos);
 	return ret ? ret : inject__finish(inj);

@@ -42,6 +42,7 @@
 #include "lib/record-rings.h"
 #include "lib/session.h"
 #include "lib/synthesize.h"
+#include "lib/synthesize-evlist.h"
 #include "lib/sysfs.h"
 #include "lib/threadmap.h"
 #include "lib/tracing-data.h"
@@ -144,6 +145,8 @@ struct record {
 	unsigned long long	nr_records;
 	unsigned long long	nr_lost;
 	unsigned long long	lost_samples;
+	__u64			first_sample_time;
+	__u64			last_sample_time;
 	unsigned long		waking;
 	__u64			unmarked;	/* bytes drained since the last FINISHED_ROUND */
 	struct feature_buf	bid_table;	/* the BUILD_ID feature */
@@ -780,6 +783,29 @@ static int record__tracing_data(struct record *rec)
 	return feature_buf__commit(&b, &rec->header, HEADER_TRACING_DATA);
 }
 
+/* GROUP_DESC, when an event group has more than one event */
+static int record__group_desc(struct record *rec)
+{
+	struct feature_group *groups;
+	struct evsel *evsel;
+	int i, nr = 0, err;
+
+	groups = calloc(rec->evlist->nr, sizeof(*groups));
+	if (!groups)
+		return -ENOMEM;
+	evlist__for_each(rec->evlist, i, evsel) {
+		if (evsel->leader != evsel || evsel->nr_members < 2)
+			continue;
+		groups[nr++] = (struct feature_group){
+			.leader_idx = i,
+			.nr_members = evsel->nr_members,
+		};
+	}
+	err = nr ? feature__add_group_desc(&rec->header, groups, nr) : 0;
+	free(groups);
+	return err;
+}
+
 static int record__write_header(struct record *rec, int argc, const char **argv)
 {
 	struct evsel *evsel;
@@ -792,8 +818,15 @@ static int record__write_header(struct record *rec, int argc, const char **argv)
 	err = feature__add_machine(&rec->header, PERFX_VERSION, argc, argv);
 	if (!err && rec->opts.use_clockid)
 		err = feature__add_clockid(&rec->header, rec->opts.clockid);
+	if (!err && rec->opts.use_clockid)
+		err = feature__add_clock_data(&rec->header, rec->opts.clockid);
 	if (!err)
 		err = record__tracing_data(rec);
+	if (!err)
+		err = record__group_desc(rec);
+	/* a file's are known after the walk for build-ids */
+	if (!err && rec->pipe)
+		err = feature__add_sample_time(&rec->header, 0, 0);
 	evlist__for_each(rec->evlist, i, evsel)
 		names[i] = evsel->name;
 	if (!err)
@@ -816,13 +849,20 @@ static int record__write_marker(struct record *rec, __u32 type)
 	return perfx_writer__write(&rec->out, &h, sizeof(h));
 }
 
-/* What already runs, before the ring buffers' records. */
+/*
+ * As perf's record__synthesize(): the events' ID_INDEX, the kernel's maps,
+ * the events' EVENT_UPDATEs, THREAD_MAP and CPU_MAP, what already runs,
+ * then FINISHED_INIT, before the ring buffers' records.
+ */
 static int record__synthesize(struct record *rec)
 {
 	struct perfx_writer *w = &rec->out;
 	int err;
 
 	rec->synth.id_hdr_size = record__id_hdr_size(rec->evlist->entries[0]->attr.sample_type);
+	err = synthesize__id_index(w, rec->evlist, &rec->header);
+	if (err)
+		return err;
 	err = synthesize__kernel(w, &rec->synth);
 	if (err == -ENOENT || err == -EACCES) {
 		pr_warning("Couldn't record kernel reference relocation symbol\n"
@@ -832,6 +872,15 @@ static int record__synthesize(struct record *rec)
 	}
 	if (err < 0)
 		return err;
+	/* perf's default event has no unit */
+	err = synthesize__event_update(w, rec->evlist, &rec->header, !rec->default_event,
+				       rec->pipe);
+	if (!err)
+		err = synthesize__thread_map(w, rec->evlist);
+	if (!err)
+		err = synthesize__cpu_map(w, rec->evlist);
+	if (err)
+		return err;
 	if (record__cpu_target(rec))
 		err = synthesize__all(w, &rec->synth);
 	else if (record__task_target(rec))
@@ -840,7 +889,7 @@ static int record__synthesize(struct record *rec)
 		err = synthesize__comm(w, rec->work.pid, &rec->synth);
 	if (err < 0)
 		return err;
-	return rec->pipe ? record__write_marker(rec, PERF_RECORD_FINISHED_INIT) : 0;
+	return record__write_marker(rec, PERF_RECORD_FINISHED_INIT);
 }
 
 static int record__ioctl(struct record *rec, unsigned long req)
@@ -1006,6 +1055,24 @@ static void record__count(struct record *rec, const struct perf_event_header *ev
 		rec->lost_samples += perfx__get_u64(ev + 1);
 }
 
+/* SAMPLE_TIME's bounds, as perf's process_sample_event() keeps them */
+static int record__sample_time(struct record *rec, struct perfx_session *s,
+			       const struct perf_event_header *ev, __u64 pos)
+{
+	struct perfx_sample sample;
+	int err;
+
+	if (ev->type != PERF_RECORD_SAMPLE)
+		return 0;
+	err = perfx_session__parse_sample(s, ev, pos, &sample);
+	if (err || sample.time == ~0ULL)
+		return err;
+	if (!rec->first_sample_time)
+		rec->first_sample_time = sample.time;
+	rec->last_sample_time = sample.time;
+	return 0;
+}
+
 /*
  * As perf's process_buildids(): a walk over the data just written finds
  * the DSOs that samples hit (or, with --buildid-all, every DSO mapped),
@@ -1029,7 +1096,9 @@ static int record__build_ids(struct record *rec)
 	err = dso_hits__init(&hits, &s, rec->buildid_all, record__add_build_id, rec);
 	while (!err && (err = perfx_session__next(&s, &ev, &pos)) > 0) {
 		record__count(rec, ev);
-		err = dso_hits__record(&hits, ev, pos);
+		err = record__sample_time(rec, &s, ev, pos);
+		if (!err)
+			err = dso_hits__record(&hits, ev, pos);
 	}
 	rec->samples = hits.nr_samples;
 	dso_hits__exit(&hits);
@@ -1077,6 +1146,10 @@ static int record__finish_file(struct record *rec)
 	/* a device is not read back: /dev/null has no records to walk */
 	if (!err && !rec->no_buildid && perfx_data__is_file(&rec->data))
 		err = record__build_ids(rec);
+	/* 0 and 0 without the walk, as perf's */
+	if (!err)
+		err = feature__add_sample_time(&rec->header, rec->first_sample_time,
+					       rec->last_sample_time);
 	if (!err)
 		err = perfx_header__write_file_finish(&rec->header, &rec->out,
 						      rec->out.pos - rec->data_start);
@@ -1111,7 +1184,8 @@ static void record__report(struct record *rec)
 	if (rec->samples)
 		snprintf(samples, sizeof(samples), " (%llu samples)", rec->samples);
 	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s%s ]\n",
-		(rec->out.pos - rec->data_start) / 1024.0 / 1024.0, rec->pipe ? "-" : rec->output,
+		(rec->out.pos - rec->data_start) / 1024.0 / 1024.0,
+		rec->data.kind == PERFX_DATA_STDOUT ? "-" : rec->output,
 		samples);
 }
 
@@ -1196,6 +1270,8 @@ static int record__run(struct record *rec, int argc, const char **argv)
 	bool workload = rec->argc;
 	int err;
 
+	/* what the output will be decides the attrs: a pipe's carry ids */
+	rec->opts.pipe = perfx_data__names_pipe(rec->output);
 	rec->opts.sample_cpu = record__cpu_target(rec);
 	rec->opts.enable_on_exec = workload && !rec->opts.sample_cpu && !record__task_target(rec);
 	record__check_freq(rec);

@@ -5,11 +5,13 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +25,8 @@
 #include "sysfs.h"
 
 #define NAME_ALIGN	64
+#define PMU_SYSFS	"/sys/bus/event_source/devices"
+#define NODE_SYSFS	"/sys/devices/system/node"
 
 static void feature_buf__grow(struct feature_buf *b, size_t len)
 {
@@ -42,6 +46,8 @@ static void feature_buf__grow(struct feature_buf *b, size_t len)
 
 void feature_buf__write(struct feature_buf *b, const void *p, size_t len)
 {
+	if (!len)
+		return;		/* @p may be an empty buffer's NULL */
 	if (!b->err && b->len + len > b->alloc)
 		feature_buf__grow(b, len);
 	if (b->err)
@@ -68,6 +74,16 @@ void feature_buf__string(struct feature_buf *b, const char *s)
 	feature_buf__u32(b, padded);
 	feature_buf__write(b, s, len);
 	feature_buf__write(b, zeros, padded - len);
+}
+
+/* appends @sub's bytes (or its error) to @b and frees it */
+static void feature_buf__splice(struct feature_buf *b, struct feature_buf *sub)
+{
+	feature_buf__write(b, sub->p, sub->len);
+	if (!b->err)
+		b->err = sub->err;
+	free(sub->p);
+	memset(sub, 0, sizeof(*sub));
 }
 
 int feature_buf__commit(struct feature_buf *b, struct perfx_header *h, int id)
@@ -336,31 +352,6 @@ static int add_numa_topology(struct perfx_header *h)
 	return feature_buf__commit(&b, h, HEADER_NUMA_TOPOLOGY);
 }
 
-int feature__add_machine(struct perfx_header *h, const char *version, int argc,
-			 const char **argv)
-{
-	int err;
-
-	err = add_uname(h);
-	if (!err)
-		err = add_string(h, HEADER_VERSION, version);
-	if (!err)
-		err = add_nrcpus(h);
-	if (!err)
-		err = add_cpudesc(h);
-	if (!err)
-		err = add_cpuid(h);
-	if (!err)
-		err = add_total_mem(h);
-	if (!err)
-		err = add_cmdline(h, argc, argv);
-	if (!err)
-		err = add_cpu_topology(h);
-	if (!err)
-		err = add_numa_topology(h);
-	return err;
-}
-
 int feature__add_clockid(struct perfx_header *h, int clockid)
 {
 	struct feature_buf b = { 0 };
@@ -391,4 +382,429 @@ int feature__add_event_desc(struct perfx_header *h, const char * const *names)
 		feature_buf__write(&b, a->ids, a->nr_ids * sizeof(*a->ids));
 	}
 	return feature_buf__commit(&b, h, HEADER_EVENT_DESC);
+}
+
+/* @dir/@file's text, its trailing blanks cut as perf's strim() does */
+static int sysfs_string(const char *dir, const char *file, char *buf, size_t len)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return sysfs__read(path, buf, len);
+}
+
+static int sysfs_u32(const char *dir, const char *file, __u32 *v)
+{
+	char buf[32], *end;
+	int err = sysfs_string(dir, file, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	*v = strtoul(buf, &end, 0);
+	return end == buf ? -EINVAL : 0;
+}
+
+/* the entries of @path other than . and .., in readdir(3)'s order, as perf lists them */
+static int dir_names(const char *path, char ***names, int *nr)
+{
+	struct dirent *d;
+	char **v = NULL, **nv;
+	int n = 0, err = 0;
+	DIR *dir;
+
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while (!err && (d = readdir(dir))) {
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv || !(nv[n] = strdup(d->d_name))) {
+			v = nv ? nv : v;
+			err = -ENOMEM;
+			break;
+		}
+		v = nv;
+		n++;
+	}
+	closedir(dir);
+	*names = v;
+	*nr = n;
+	return err;
+}
+
+static void dir_names__free(char **names, int nr)
+{
+	while (nr--)
+		free(names[nr]);
+	free(names);
+}
+
+/* PMU_MAPPINGS: each PMU's type and name */
+static int add_pmu_mappings(struct perfx_header *h)
+{
+	struct feature_buf b = { 0 }, list = { 0 };
+	char dir[PATH_MAX], **pmus;
+	__u32 type, nr = 0;
+	int i, nr_pmus;
+
+	if (dir_names(PMU_SYSFS, &pmus, &nr_pmus))
+		return 0;
+	for (i = 0; i < nr_pmus; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", PMU_SYSFS, pmus[i]);
+		if (sysfs_u32(dir, "type", &type))
+			continue;
+		feature_buf__u32(&list, type);
+		feature_buf__string(&list, pmus[i]);
+		nr++;
+	}
+	dir_names__free(pmus, nr_pmus);
+	feature_buf__u32(&b, nr);
+	feature_buf__splice(&b, &list);
+	return feature_buf__commit(&b, h, HEADER_PMU_MAPPINGS);
+}
+
+/*
+ * The caps/ files of PMU @pmu as perf's perf_pmu__caps_parse() reads them:
+ * a u32 count, then each name and value (its last character, the newline,
+ * cut); the count is 0 without caps/.
+ */
+static int pmu_caps(struct feature_buf *b, const char *pmu)
+{
+	struct feature_buf list = { 0 };
+	char dir[PATH_MAX], path[PATH_MAX + 256], value[128], **caps = NULL;
+	int i, nr_caps = 0, nr = 0;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/%s/caps", PMU_SYSFS, pmu);
+	if (dir_names(dir, &caps, &nr_caps) == -ENOMEM)
+		b->err = -ENOMEM;
+	for (i = 0; i < nr_caps; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, caps[i]);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(value, sizeof(value), f) && *value) {
+			value[strlen(value) - 1] = '\0';
+			feature_buf__string(&list, caps[i]);
+			feature_buf__string(&list, value);
+			nr++;
+		}
+		fclose(f);
+	}
+	dir_names__free(caps, nr_caps);
+	feature_buf__u32(b, nr);
+	feature_buf__splice(b, &list);
+	return nr;
+}
+
+/* CPU_PMU_CAPS, where there is a "cpu" PMU */
+static int add_cpu_pmu_caps(struct perfx_header *h)
+{
+	struct feature_buf b = { 0 };
+
+	if (access(PMU_SYSFS "/cpu", F_OK))
+		return 0;
+	pmu_caps(&b, "cpu");
+	return feature_buf__commit(&b, h, HEADER_CPU_PMU_CAPS);
+}
+
+/* hybrid PMUs' caps go first, as perf writes them for older perf */
+static bool pmu_is_hybrid(const char *name)
+{
+	return !strcmp(name, "cpu_core") || !strcmp(name, "cpu_atom");
+}
+
+/*
+ * PMU_CAPS: the number of PMUs other than "cpu" with caps, then each one's
+ * caps (as pmu_caps()) and its name.
+ */
+static int add_pmu_caps(struct perfx_header *h)
+{
+	struct feature_buf b = { 0 }, list = { 0 }, one = { 0 };
+	int i, pass, nr_pmus;
+	__u32 nr = 0;
+	char **pmus;
+
+	if (dir_names(PMU_SYSFS, &pmus, &nr_pmus))
+		return 0;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < nr_pmus; i++) {
+			if (!strcmp(pmus[i], "cpu") || pmu_is_hybrid(pmus[i]) != !pass)
+				continue;
+			if (pmu_caps(&one, pmus[i]) <= 0) {
+				list.err = list.err ? list.err : one.err;
+				free(one.p);
+				one = (struct feature_buf){ 0 };
+				continue;
+			}
+			feature_buf__splice(&list, &one);
+			feature_buf__string(&list, pmus[i]);
+			nr++;
+		}
+	}
+	dir_names__free(pmus, nr_pmus);
+	feature_buf__u32(&b, nr);
+	feature_buf__splice(&b, &list);
+	return feature_buf__commit(&b, h, HEADER_PMU_CAPS);
+}
+
+/* one cache of a CPU, as perf's struct cpu_cache_level */
+struct cache_level {
+	__u32	level, line_size, sets, ways;
+	char	type[64], size[64], map[256];
+};
+
+/* cpuN/cache/indexM: 1 if there is none, as perf's cache_level__read() */
+static int cache_level__read(struct cache_level *c, int cpu, int idx)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cache/index%d", cpu, idx);
+	if (access(dir, F_OK))
+		return 1;
+	if (sysfs_u32(dir, "level", &c->level) ||
+	    sysfs_u32(dir, "coherency_line_size", &c->line_size) ||
+	    sysfs_u32(dir, "number_of_sets", &c->sets) ||
+	    sysfs_u32(dir, "ways_of_associativity", &c->ways) ||
+	    sysfs_string(dir, "type", c->type, sizeof(c->type)) ||
+	    sysfs_string(dir, "size", c->size, sizeof(c->size)) ||
+	    sysfs_string(dir, "shared_cpu_list", c->map, sizeof(c->map)))
+		return -EINVAL;
+	return 0;
+}
+
+static int cache_level__cmp_level(const void *a, const void *b)
+{
+	const struct cache_level *ca = a, *cb = b;
+
+	return (int)ca->level - (int)cb->level;
+}
+
+/* perf 6.1's MAX_CACHE_LVL: the first four indexM of each CPU */
+#define CACHE_LEVELS	4
+
+/*
+ * CACHE: version 1, then each distinct cache of the present CPUs, by
+ * level: level, line size, sets, ways, type, size and CPU list.  A cache
+ * perf cannot read leaves the feature out, as perf does.
+ */
+static int add_cache(struct perfx_header *h)
+{
+	int avail = nr_cpus_in("/sys/devices/system/cpu/present"), cpu, idx, i, err = 0;
+	struct feature_buf b = { 0 };
+	struct cache_level *caches;
+	__u32 nr = 0;
+
+	if (avail < 0)
+		return 0;
+	caches = calloc((size_t)avail * CACHE_LEVELS + 1, sizeof(*caches));
+	if (!caches)
+		return -ENOMEM;
+	for (cpu = 0; cpu < avail && !err; cpu++) {
+		for (idx = 0; idx < CACHE_LEVELS; idx++) {
+			err = cache_level__read(&caches[nr], cpu, idx);
+			if (err)
+				break;
+			for (i = 0; i < (int)nr && memcmp(&caches[i], &caches[nr], sizeof(*caches)); i++)
+				;
+			nr += i == (int)nr;
+			memset(&caches[nr], 0, sizeof(*caches));
+		}
+		err = err < 0 ? err : 0;
+	}
+	if (err) {
+		free(caches);
+		return 0;
+	}
+	qsort(caches, nr, sizeof(*caches), cache_level__cmp_level);
+	feature_buf__u32(&b, 1);
+	feature_buf__u32(&b, nr);
+	for (i = 0; i < (int)nr; i++) {
+		feature_buf__u32(&b, caches[i].level);
+		feature_buf__u32(&b, caches[i].line_size);
+		feature_buf__u32(&b, caches[i].sets);
+		feature_buf__u32(&b, caches[i].ways);
+		feature_buf__string(&b, caches[i].type);
+		feature_buf__string(&b, caches[i].size);
+		feature_buf__string(&b, caches[i].map);
+	}
+	free(caches);
+	return feature_buf__commit(&b, h, HEADER_CACHE);
+}
+
+/* one node's memory blocks: bit N for each memoryN/ of the node's directory */
+static int mem_node__write(struct feature_buf *b, unsigned int node)
+{
+	char dir[PATH_MAX], **names;
+	unsigned int blk, nr_bits = 0;
+	__u64 *bits;
+	int i, nr, err;
+
+	snprintf(dir, sizeof(dir), "%s/node%u", NODE_SYSFS, node);
+	err = dir_names(dir, &names, &nr);
+	if (err) {
+		dir_names__free(names, nr);
+		return err;
+	}
+	for (i = 0; i < nr; i++)
+		if (sscanf(names[i], "memory%u", &blk) == 1 && blk + 1 > nr_bits)
+			nr_bits = blk + 1;
+	nr_bits = nr_bits ? nr_bits : 1;	/* perf's size is the highest block + 1 */
+	bits = calloc((nr_bits + 63) / 64, sizeof(*bits));
+	if (bits) {
+		for (i = 0; i < nr; i++)
+			if (sscanf(names[i], "memory%u", &blk) == 1)
+				bits[blk / 64] |= 1ULL << (blk % 64);
+		feature_buf__u64(b, node);
+		feature_buf__u64(b, nr_bits);
+		feature_buf__u64(b, nr_bits);
+		feature_buf__write(b, bits, (nr_bits + 63) / 64 * sizeof(*bits));
+	}
+	free(bits);
+	dir_names__free(names, nr);
+	return bits ? 0 : -ENOMEM;
+}
+
+static int uint_cmp(const void *a, const void *b)
+{
+	unsigned int ua = *(const unsigned int *)a, ub = *(const unsigned int *)b;
+
+	return ua < ub ? -1 : ua > ub;
+}
+
+/*
+ * MEM_TOPOLOGY: version 1, the memory block size, the number of nodes,
+ * then by node its number, its bitmap's size in bits and the bitmap
+ * (perf's do_write_bitmap(): the size again and the u64 words).
+ */
+static int add_mem_topology(struct perfx_header *h)
+{
+	struct feature_buf b = { 0 };
+	unsigned int *nodes;
+	char buf[32], **names;
+	int i, nr, nr_nodes = 0, err;
+	__u64 bsize;
+
+	if (sysfs__read("/sys/devices/system/memory/block_size_bytes", buf, sizeof(buf)))
+		return 0;
+	bsize = strtoull(buf, NULL, 16);
+	if (dir_names(NODE_SYSFS, &names, &nr)) {
+		dir_names__free(names, nr);
+		return 0;
+	}
+	nodes = calloc(nr + 1, sizeof(*nodes));
+	for (i = 0; nodes && i < nr; i++)
+		nr_nodes += sscanf(names[i], "node%u", &nodes[nr_nodes]) == 1;
+	dir_names__free(names, nr);
+	if (!nodes)
+		return -ENOMEM;
+	qsort(nodes, nr_nodes, sizeof(*nodes), uint_cmp);
+	feature_buf__u64(&b, 1);
+	feature_buf__u64(&b, bsize);
+	feature_buf__u64(&b, nr_nodes);
+	for (i = 0, err = 0; i < nr_nodes && !err; i++)
+		err = mem_node__write(&b, nodes[i]);
+	free(nodes);
+	if (err == -ENOMEM)
+		b.err = err;
+	else if (err) {
+		free(b.p);
+		return 0;	/* perf leaves it out */
+	}
+	return feature_buf__commit(&b, h, HEADER_MEM_TOPOLOGY);
+}
+
+/*
+ * BPF_PROG_INFO and BPF_BTF: perf lists the programs and BTF of the
+ * BPF_EVENT records it synthesized; perfx synthesizes none, so both are
+ * empty lists (a u32 0), which perf reads as no program known.
+ */
+static int add_bpf(struct perfx_header *h)
+{
+	struct feature_buf b = { 0 };
+	int err;
+
+	feature_buf__u32(&b, 0);
+	err = feature_buf__commit(&b, h, HEADER_BPF_PROG_INFO);
+	if (err)
+		return err;
+	feature_buf__u32(&b, 0);
+	return feature_buf__commit(&b, h, HEADER_BPF_BTF);
+}
+
+int feature__add_clock_data(struct perfx_header *h, int clockid)
+{
+	struct feature_buf b = { 0 };
+	struct timespec ref;
+	struct timeval tod;
+
+	if (gettimeofday(&tod, NULL) || clock_gettime(clockid, &ref))
+		return -errno;
+	feature_buf__u32(&b, 1);
+	feature_buf__u32(&b, clockid);
+	feature_buf__u64(&b, (__u64)tod.tv_sec * 1000000000ULL + tod.tv_usec * 1000ULL);
+	feature_buf__u64(&b, (__u64)ref.tv_sec * 1000000000ULL + ref.tv_nsec);
+	return feature_buf__commit(&b, h, HEADER_CLOCK_DATA);
+}
+
+int feature__add_group_desc(struct perfx_header *h, const struct feature_group *groups,
+			    int nr)
+{
+	struct feature_buf b = { 0 };
+	int i;
+
+	feature_buf__u32(&b, nr);
+	for (i = 0; i < nr; i++) {
+		feature_buf__string(&b, groups[i].name ? groups[i].name : "{anon_group}");
+		feature_buf__u32(&b, groups[i].leader_idx);
+		feature_buf__u32(&b, groups[i].nr_members);
+	}
+	return feature_buf__commit(&b, h, HEADER_GROUP_DESC);
+}
+
+int feature__add_sample_time(struct perfx_header *h, __u64 first, __u64 last)
+{
+	struct feature_buf b = { 0 };
+
+	feature_buf__u64(&b, first);
+	feature_buf__u64(&b, last);
+	return feature_buf__commit(&b, h, HEADER_SAMPLE_TIME);
+}
+
+int feature__add_machine(struct perfx_header *h, const char *version, int argc,
+			 const char **argv)
+{
+	int err;
+
+	err = add_uname(h);
+	if (!err)
+		err = add_string(h, HEADER_VERSION, version);
+	if (!err)
+		err = add_nrcpus(h);
+	if (!err)
+		err = add_cpudesc(h);
+	if (!err)
+		err = add_cpuid(h);
+	if (!err)
+		err = add_total_mem(h);
+	if (!err)
+		err = add_cmdline(h, argc, argv);
+	if (!err)
+		err = add_cpu_topology(h);
+	if (!err)
+		err = add_numa_topology(h);
+	if (!err)
+		err = add_pmu_mappings(h);
+	if (!err)
+		err = add_cache(h);
+	if (!err)
+		err = add_mem_topology(h);
+	if (!err)
+		err = add_cpu_pmu_caps(h);
+	if (!err)
+		err = add_pmu_caps(h);
+	if (!err)
+		err = add_bpf(h);
+	return err;
 }

@@ -20,7 +20,17 @@ enum {
 	HEADER_EVENT_DESC	= 12,
 	HEADER_CPU_TOPOLOGY	= 13,
 	HEADER_NUMA_TOPOLOGY	= 14,
+	HEADER_PMU_MAPPINGS	= 16,
+	HEADER_GROUP_DESC	= 17,
+	HEADER_CACHE		= 20,
+	HEADER_SAMPLE_TIME	= 21,
+	HEADER_MEM_TOPOLOGY	= 22,
 	HEADER_CLOCKID		= 23,
+	HEADER_BPF_PROG_INFO	= 25,
+	HEADER_BPF_BTF		= 26,
+	HEADER_CPU_PMU_CAPS	= 28,
+	HEADER_CLOCK_DATA	= 29,
+	HEADER_PMU_CAPS		= 31,
 };
 
 /*
@@ -44,9 +54,11 @@ int feature_buf__commit(struct feature_buf *b, struct perfx_header *h, int id);
 /*
  * The features that describe this machine, read from uname(2), /proc
  * and /sys: HOSTNAME, OSRELEASE, VERSION (@version), ARCH, NRCPUS,
- * CPUDESC, CPUID (x86), TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY; and
- * CMDLINE, @argv after the path of the running executable.  A file it
- * cannot read leaves its feature out, as perf does; other errors return.
+ * CPUDESC, CPUID (x86), TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY,
+ * PMU_MAPPINGS, CACHE, MEM_TOPOLOGY, CPU_PMU_CAPS (with a "cpu" PMU),
+ * PMU_CAPS; BPF_PROG_INFO and BPF_BTF, empty; and CMDLINE, @argv after
+ * the path of the running executable.  A file it cannot read leaves its
+ * feature out, as perf does; other errors return.
  */
 int feature__add_machine(struct perfx_header *h, const char *version, int argc,
 			 const char **argv);
@@ -54,5 +66,19 @@ int feature__add_machine(struct perfx_header *h, const char *version, int argc,
 int feature__add_event_desc(struct perfx_header *h, const char * const *names);
 /* CLOCKID: the resolution in ns of the clock the samples' times use */
 int feature__add_clockid(struct perfx_header *h, int clockid);
+/* CLOCK_DATA: the time of day and of @clockid now, which perf script -F tod relates */
+int feature__add_clock_data(struct perfx_header *h, int clockid);
+
+/* an event group of more than one event, as perf's GROUP_DESC has it */
+struct feature_group {
+	const char	*name;		/* NULL: "{anon_group}" */
+	__u32		leader_idx;	/* the leader's place among the attrs */
+	__u32		nr_members;
+};
+
+int feature__add_group_desc(struct perfx_header *h, const struct feature_group *groups,
+			    int nr);
+/* SAMPLE_TIME: the first and last sample's times (0 and 0 for a pipe, as perf) */
+int feature__add_sample_time(struct perfx_header *h, __u64 first, __u64 last);
 
 #endif /* __PERFX_FEATURE_H */

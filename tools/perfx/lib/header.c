@@ -674,7 +674,6 @@ static int write_build_id_records(struct perfx_header *h, struct perfx_writer *w
 	return err;
 }
 
-/* HEADER_FEATURE records, but build-ids go as their own records */
 /*
  * perf's TRACING_DATA record: a 12-byte record saying how many bytes
  * follow it, outside its size: the data, padded to 8.
@@ -699,22 +698,45 @@ static int write_tracing_data_record(struct perfx_header *h, struct perfx_writer
 	return err ? err : perfx_writer__write(w, zeros, aligned - size);
 }
 
+/*
+ * The features perf synthesizes as HEADER_FEATURE records (its feat_ops'
+ * FEAT_OPR): not TRACING_DATA and BUILD_ID, which have records of their
+ * own, nor BRANCH_STACK (15), AUXTRACE (18), STAT (19), CACHE (20),
+ * DIR_FORMAT (24) and HYBRID_TOPOLOGY (30), which it keeps to files.
+ */
+#define PIPE_FEATURES	(((1ULL << HEADER_LAST_FEATURE) - 1) & ~((1ULL << 0) | \
+			 (1ULL << HEADER_TRACING_DATA) | (1ULL << HEADER_BUILD_ID) | \
+			 (1ULL << 15) | (1ULL << HEADER_AUXTRACE) | (1ULL << 19) | \
+			 (1ULL << 20) | (1ULL << 24) | (1ULL << 30)))
+
+/*
+ * A HEADER_FEATURE record per feature, then perf's end mark, a record of
+ * feature HEADER_LAST_FEATURE and no body.  A body too large for a
+ * record's u16 size is left out, as perf leaves it out.
+ */
 static int write_feature_records(struct perfx_header *h, struct perfx_writer *w)
 {
 	struct perf_record_header_feature fe = { .header.type = PERF_RECORD_HEADER_FEATURE };
 	int i, err = 0;
 
 	for (i = 1; i < HEADER_LAST_FEATURE && !err; i++) {
-		if (!h->feat[i] || i == HEADER_BUILD_ID || i == HEADER_TRACING_DATA)
+		if (!h->feat[i] || !(PIPE_FEATURES & (1ULL << i)))
 			continue;
-		if (sizeof(fe) + h->feat_size[i] > 0xffff)
-			return -EOPNOTSUPP;
+		if (sizeof(fe) + h->feat_size[i] > 0xffff) {
+			pr_debug("feature %d: %zu bytes do not fit a pipe record: left out\n", i,
+				 h->feat_size[i]);
+			continue;
+		}
 		fe.header.size = sizeof(fe) + h->feat_size[i];
 		fe.feat_id = i;
 		err = perfx_writer__write(w, &fe, sizeof(fe));
 		if (!err)
 			err = perfx_writer__write(w, h->feat[i], h->feat_size[i]);
 	}
+	fe.header.size = sizeof(fe);
+	fe.feat_id = HEADER_LAST_FEATURE;
+	if (!err)
+		err = perfx_writer__write(w, &fe, sizeof(fe));
 	if (!err && h->feat[HEADER_TRACING_DATA])
 		err = write_tracing_data_record(h, w);
 	return err ? err : write_build_id_records(h, w);

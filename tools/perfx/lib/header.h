@@ -115,7 +115,11 @@ int perfx_header__write_file_finish(struct perfx_header *h, struct perfx_writer 
  */
 int perfx_header__write_file_cut(struct perfx_header *h, struct perfx_writer *w,
 				 __u64 data_size);
-/* Pipe mode: the pipe header and, if @synth, HEADER_ATTR and HEADER_FEATURE records */
+/*
+ * Pipe mode: the pipe header and, if @synth, HEADER_ATTR and HEADER_FEATURE
+ * records (those perf has as records, each under 64 KiB, then its end mark),
+ * the tracing data and build-ids
+ */
 int perfx_header__write_pipe(struct perfx_header *h, struct perfx_writer *w, bool synth);
 
 #endif /* __PERFX_HEADER_H */

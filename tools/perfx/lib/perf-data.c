@@ -168,6 +168,13 @@ int perfx_data__open_write(struct perfx_data *data, const char *path,
 	}
 }
 
+bool perfx_data__names_pipe(const char *path)
+{
+	struct stat st;
+
+	return !strcmp(path, "-") || (!stat(path, &st) && S_ISFIFO(st.st_mode));
+}
+
 bool perfx_data__is_pipe(const struct perfx_data *data)
 {
 	return data->kind == PERFX_DATA_STDOUT || data->kind == PERFX_DATA_FIFO;

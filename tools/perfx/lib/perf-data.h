@@ -47,6 +47,8 @@ struct perfx_data {
  */
 int perfx_data__open_write(struct perfx_data *data, const char *path,
 			   enum perfx_data_replace replace);
+/* @path will get a pipe's stream once opened: "-" or a FIFO */
+bool perfx_data__names_pipe(const char *path);
 /* A pipe's stream goes there (stdout or a FIFO): no header to rewrite. */
 bool perfx_data__is_pipe(const struct perfx_data *data);
 /* The output can be read back from its start (a regular file). */

@@ -52,7 +52,8 @@ static void evsel__config_record(struct evsel *evsel, const struct record_opts *
 		attr->sample_type |= PERF_SAMPLE_PERIOD;
 	if (opts->sample_cpu)
 		attr->sample_type |= PERF_SAMPLE_CPU;
-	if (opts->callgraph && !dummy)
+	/* the tracking dummy too, as perf's evsel__config() gives it */
+	if (opts->callgraph)
 		attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	attr->read_format = PERF_FORMAT_ID | (opts->no_lost ? 0 : PERF_FORMAT_LOST);
 	attr->inherit = !opts->no_inherit;
@@ -120,7 +121,7 @@ int evlist__config_record(struct evlist *evlist, const struct record_opts *opts)
 		evsel__config_record(evsel, opts, opts->sample_cpu ? dummy : i == 0);
 		differ |= evsel->attr.sample_type != evlist->entries[0]->attr.sample_type;
 	}
-	if (evlist->nr < 2)
+	if (evlist->nr < 2 && !opts->pipe)
 		return 0;
 	id_bit = differ ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
 	evlist__for_each(evlist, i, evsel)

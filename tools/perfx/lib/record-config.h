@@ -21,6 +21,7 @@ struct record_opts {
 	bool		use_clockid;	/* -k */
 	int		clockid;
 	bool		no_lost;	/* the kernel has no PERF_FORMAT_LOST */
+	bool		pipe;		/* -o -: samples carry their event's id */
 };
 
 #define RECORD_DEFAULT_FREQ	4000
@@ -30,7 +31,8 @@ struct record_opts {
  * format and flags as perf sets them for the same command line; with
  * @opts->sample_cpu a tracking dummy event is appended first (perf's
  * "dummy:HG") to carry the side-band records, else the first event
- * carries them.  Samples get ID, or IDENTIFIER where sample_types differ.
+ * carries them.  Samples get ID, or IDENTIFIER where sample_types differ;
+ * a pipe's single event gets ID too, which its EVENT_UPDATE records name.
  */
 int evlist__config_record(struct evlist *evlist, const struct record_opts *opts);
 /* The trailer sample_id_all puts on non-sample records, for @sample_type. */

@@ -4,8 +4,9 @@
 # golden comparisons against perf's recorded outputs, the error paths,
 # perfx list and the usage texts against the machine's perf, perfx inject
 # against perf inject (tests/inject.sh), perfx record against perf
-# (tests/record.sh) and its --affinity and --aio watched from outside
-# (tests/record-numa.sh), perfx's own benchmark options (tests/bench.sh),
+# (tests/record.sh), the header features and records it writes beside
+# perf's (tests/record-header.sh), and its --affinity and --aio watched
+# from outside (tests/record-numa.sh), perfx's own benchmark options (tests/bench.sh),
 # a libFuzzer smoke run of the perf.data reader, the live interop
 # comparisons with perf, and BPF mode against the other cgroup modes on
 # real workloads (tests/cgroup-modes.sh).  Prints each suite's TAP lines
@@ -67,6 +68,7 @@ suite usage "$here/usage.sh"
 suite inject "$here/inject.sh"
 suite record "$here/record.sh"
 suite output-paths "$here/output-paths.sh"
+suite record-header "$here/record-header.sh"
 suite record-numa "$here/record-numa.sh"
 suite bench "$here/bench.sh"
 suite fuzz "$here/fuzz.sh"
