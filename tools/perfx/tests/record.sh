@@ -53,7 +53,10 @@ EOF
 attr_lines=("" "-e cpu-clock" "-e cpu-clock,task-clock" "-a -e cpu-clock" "-C 0 -e cpu-clock"
 	    "-g -e cpu-clock -c 10000" "-F 99 -e cpu-clock" "-a -F 99" "-e sched:sched_switch -a"
 	    "-e sched:sched_switch" "-e cpu-clock:u" "-e {cpu-clock,task-clock}" "-i -e cpu-clock"
-	    "-k mono -e cpu-clock")
+	    "-k mono -e cpu-clock" "--call-graph dwarf,100 -e cpu-clock" "-g --call-graph fp,100"
+	    "--call-graph dwarf -g -a -e cpu-clock" "-a -g" "-a -P -e cpu-clock"
+	    "-a -s -d -R -W --phys-data -e cpu-clock" "-T -s -e {cpu-clock,task-clock}"
+	    "--switch-events --namespaces --sample-cpu -e cpu-clock" "-d -e sched:sched_switch")
 hot_n=300000000
 if [ -n "${RECORD_QUICK:-}" ]; then
 	attr_lines=("" "-a -e cpu-clock" "-e {cpu-clock,task-clock}" "-e sched:sched_switch -a")
@@ -71,6 +74,12 @@ perf_clean()
 }
 # what perfx said it wrote: the N of "(N samples)"
 said_samples() { sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$work/rec.err"; }
+# hot_loop's first samples in FILE have main() among their callers
+called_from_main()
+{
+	perf script -i "$1" > "$work/script" 2> /dev/null
+	grep -A3 -m 5 'hot_loop' "$work/script" > "$work/hot-callers" && grep -q 'main' "$work/hot-callers"
+}
 top_symbol() { perf report -i "$1" --stdio --sort sym 2> /dev/null | grep -v '^#' | grep -v '^$' | head -1; }
 
 # 1: the attrs of perf record, for a set of command lines
@@ -82,6 +91,22 @@ for args in "${attr_lines[@]}"; do
 	"$PERFX" record -q -o "$work/b.data" $args -- true > /dev/null 2> "$work/err"
 	check diff <(perf evlist -v -i "$work/a.data" 2>&1) <(perf evlist -v -i "$work/b.data" 2>&1)
 done
+
+# 1b: what perf's sampling options record, read back by perf
+"$PERFX" record -q --call-graph dwarf -s --switch-events -e cpu-clock -o "$work/dw.data" \
+	-- "$work/hot" > /dev/null 2> "$work/err"
+what="--call-graph dwarf -s --switch-events: perf report -T reads it without a warning"
+check perf_clean perf report -T --stdio -i "$work/dw.data"
+what="--call-graph dwarf: hot_loop's samples carry the user stack perf unwinds to main"
+check called_from_main "$work/dw.data"
+if perf record -q -e cpu-clock --call-graph lbr -o "$work/lbr.data" -- true > /dev/null 2>&1; then
+	skip "--call-graph lbr without branch stacks: perf's error" "this machine has LBR"
+else
+	"$PERFX" record -e cpu-clock --call-graph lbr -o "$work/lbr.data" -- true > /dev/null 2> "$work/err"
+	rc=$?
+	what="--call-graph lbr without branch stacks: perf's error, exit 255"
+	check [ $rc -eq 255 ] && grep -qx "cpu-clock: PMU Hardware or event type doesn't support branch stack sampling." "$work/err"
+fi
 
 # 2: a file, read by every perf tool
 "$PERFX" record -e cpu-clock -F 2000 -o "$work/f.data" -- "$work/hot" > /dev/null 2> "$work/rec.err"
@@ -109,7 +134,7 @@ check grep -q "^# cmdline : .*perfx record -e cpu-clock -F 2000 -o $work/f.data 
 # 3: -g: hot_loop's samples have main() as caller
 "$PERFX" record -q -g -e cpu-clock -o "$work/g.data" -- "$work/hot" > /dev/null 2> "$work/err"
 what="-g: hot_loop is called from main in perf script"
-check grep -A1 'hot_loop' <(perf script -i "$work/g.data" 2> /dev/null) -m 5 | grep -q 'main'
+check called_from_main "$work/g.data"
 
 # 4: tracepoints, file and pipe: their fields print
 "$PERFX" record -q -e sched:sched_switch -a -o "$work/t.data" -- sleep 0.2 2> "$work/err"
@@ -277,15 +302,49 @@ what="lost records, -q: no warning"
 check [ ! -s "$work/lost.err" ] && [ -s "$work/lost.data" ]
 
 # 10: bad values: a message, exit 129
-for bad in "-F 0" "-F fast" "-c 0" "-m 0" "-m 3x" "-k bogus" "--num-thread-synthesize 0" \
+for bad in "-F 0" "-F fast" "-c 0" "-m 0" "-m 3x" "-k bogus" "--num-thread-synthesize -1" \
 	   "--proc-map-timeout -1" "--affinity=bogus" "--affinity=" "--aio=9" "--aio=0" "--aio=x" \
-	   "--mmap-flush=abc" "--mmap-flush=-1" "--mmap-flush=1T"; do
+	   "--mmap-flush=abc" "--mmap-flush=-1" "--mmap-flush=1T" "-m 1,x" \
+	   "-m 4294967296" "--call-graph foo" \
+	   "--call-graph dwarf,0" "--call-graph dwarf,65529" "--call-graph fp,x" "--call-graph="; do
 	# shellcheck disable=SC2086
 	"$PERFX" record $bad -o "$work/bad.data" -- true > /dev/null 2> "$work/err"
 	rc=$?
 	what="record $bad: refused with exit 129 and the expectation"
 	check [ $rc -eq 129 ] && grep -q 'expected' "$work/err" && [ ! -e "$work/bad.data" ]
 done
+
+# a value with a space after its number (strtoul()'s end was not checked)
+for bad in "-m" "--mmap-flush"; do
+	"$PERFX" record "$bad" "2 " -o "$work/bad.data" -- true > /dev/null 2> "$work/err"
+	rc=$?
+	what="record $bad '2 ': refused with exit 129 and the expectation"
+	check [ $rc -eq 129 ] && grep -q "^perfx record: $bad '2 ': expected" "$work/err" &&
+		[ ! -e "$work/bad.data" ]
+done
+
+# 11: -m as perf: rounded up to a power of two with perf's words, the
+# second part for AUX; by default perf's size from perf_event_mlock_kb
+ring_pages() { sed -n 's/^perfx: [0-9]* rings of \([0-9]*\) pages.*/\1/p' "$work/err"; }
+"$PERFX" record -v -e cpu-clock -m 3,5 -o "$work/m.data" -- true > /dev/null 2> "$work/err"
+what="-m 3,5: perf's two rounding lines, a ring of 4 data pages and its control page"
+check [ "$(grep '^rounding' "$work/err")" = "rounding mmap pages size to 16K (4 pages)
+rounding mmap pages size to 32K (8 pages)" ] && [ "$(ring_pages)" = 5 ] ||
+	[ "$(getconf PAGESIZE)" != 4096 ]
+"$PERFX" record -q -v -e cpu-clock -m 3 -o "$work/m.data" -- true > /dev/null 2> "$work/err"
+what="-q -m 3: no rounding line"
+check [ "$(grep -c '^rounding' "$work/err")" = 0 ]
+page_kb=$(( $(getconf PAGESIZE) / 1024 ))
+want=$(( ($(cat /proc/sys/kernel/perf_event_mlock_kb) - page_kb) / page_kb ))
+p=1
+while [ $((p * 2)) -le "$want" ]; do p=$((p * 2)); done
+"$PERFX" record -v -e cpu-clock -o "$work/m.data" -- true > /dev/null 2> "$work/err"
+what="the default ring: perf's $p data pages from perf_event_mlock_kb, and the control page"
+check [ "$(ring_pages)" = $((p + 1)) ]
+"$PERFX" record -q -a -e cpu-clock --num-thread-synthesize=0 -o "$work/n0.data" -- true 2> "$work/err"
+rc=$?
+what="--num-thread-synthesize=0: one thread, as perf"
+check [ $rc -eq 0 ] && [ -s "$work/n0.data" ]
 
 "$PERFX" record --aio -o - -- true > "$work/out" 2> "$work/err"
 rc=$?
