@@ -472,6 +472,11 @@ static int record__option(struct record *rec, int c, const char *arg)
 	return -EINVAL;
 }
 
+static bool record__task_target(const struct record *rec)
+{
+	return rec->pid_list || rec->tid_list;
+}
+
 static int record__parse(struct record *rec, int argc, char **argv)
 {
 	struct option_parser p;
@@ -506,11 +511,13 @@ static int record__parse(struct record *rec, int argc, char **argv)
 		usage_with_options_names(stderr, record_usage, record_options, "aio -o");
 		return USAGE_EXIT_STATUS;
 	}
-	if (!rec->argc && !rec->system_wide && !rec->cpu_list && !rec->pid_list &&
-	    !rec->tid_list) {
-		usage_with_options(stderr, record_usage, record_options);
-		return USAGE_EXIT_STATUS;
-	}
+	/* as perf's target__validate(): a task target wins, with a warning */
+	if (record__task_target(rec) && (rec->cpu_list || rec->system_wide) && !rec->quiet)
+		fprintf(stderr, "Warning:\nPID/TID switch overriding %s\n",
+			rec->cpu_list ? "CPU" : "SYSTEM");
+	/* nothing to run and no target: every CPU until SIGINT, as perf */
+	if (!rec->argc && !rec->cpu_list && !record__task_target(rec))
+		rec->system_wide = true;
 	return 0;
 }
 
@@ -555,11 +562,6 @@ static int record__setup_events(struct record *rec)
 	evlist__for_each(rec->evlist, i, evsel)
 		evsel->attr.exclude_guest = 1;
 	return 0;
-}
-
-static bool record__task_target(const struct record *rec)
-{
-	return rec->pid_list || rec->tid_list;
 }
 
 static bool record__cpu_target(const struct record *rec)
@@ -609,6 +611,41 @@ static int record__setup_maps(struct record *rec)
 	return err;
 }
 
+/* @base and the modifiers perf's evsel__add_modifiers() reads from the attr */
+static int record__rename(struct evsel *evsel, const char *base)
+{
+	const struct perf_event_attr *attr = &evsel->attr;
+	bool excl_guest_default = false;
+	char mods[16] = "", *m = mods;
+
+	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
+		if (!attr->exclude_kernel)
+			*m++ = 'k';
+		if (!attr->exclude_user)
+			*m++ = 'u';
+		if (!attr->exclude_hv)
+			*m++ = 'h';
+		excl_guest_default = true;
+	}
+	if (attr->precise_ip) {
+		m += sprintf(m, "%.*s", (int)attr->precise_ip, "ppp");
+		excl_guest_default = true;
+	}
+	if (attr->exclude_host || attr->exclude_guest == excl_guest_default) {
+		if (!attr->exclude_host)
+			*m++ = 'H';
+		if (!attr->exclude_guest)
+			*m++ = 'G';
+	}
+	*m = '\0';
+	free(evsel->name);
+	if (asprintf(&evsel->name, "%s%s%s", base, *mods ? ":" : "", mods) < 0) {
+		evsel->name = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* perf's evsel__fallback(): what to change before trying again */
 static bool record__fallback(struct record *rec, struct evsel *evsel, int err)
 {
@@ -623,21 +660,18 @@ static bool record__fallback(struct record *rec, struct evsel *evsel, int err)
 			pos->attr.read_format &= ~(__u64)PERF_FORMAT_LOST;
 		return true;
 	}
-	if (rec->default_event && attr->type == PERF_TYPE_HARDWARE) {
-		if (err == -EOPNOTSUPP && attr->precise_ip) {
+	if (attr->type == PERF_TYPE_HARDWARE && attr->config == PERF_COUNT_HW_CPU_CYCLES) {
+		if (rec->default_event && err == -EOPNOTSUPP && attr->precise_ip) {
 			attr->precise_ip--;
 			return true;
 		}
-		if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP || err == -EINVAL) {
-			static const char *const mods[] = { "", ":p", ":pp", ":ppp" };
-
+		/* no PMU (a VM, TCG): perf's hrtimer-based stand-in, any cycles event */
+		if (err == -ENOENT || err == -ENXIO || err == -ENODEV ||
+		    (rec->default_event && (err == -EOPNOTSUPP || err == -EINVAL))) {
 			pr_info("Warning:\nThe cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
 			attr->type = PERF_TYPE_SOFTWARE;
 			attr->config = PERF_COUNT_SW_CPU_CLOCK;
-			free(evsel->name);
-			if (asprintf(&evsel->name, "cpu-clock%s", mods[attr->precise_ip & 3]) < 0)
-				evsel->name = NULL;
-			return evsel->name != NULL;
+			return !record__rename(evsel, "cpu-clock");
 		}
 	}
 	return (err == -EACCES || err == -EPERM) && evsel__fallback_user(evsel);
@@ -654,6 +688,11 @@ static int record__open_evsel(struct record *rec, struct evsel *evsel)
 			return 0;
 		evsel__close(evsel);
 	} while (record__fallback(rec, evsel, err));
+	if (err == -ENOENT) {
+		/* perf's evsel__open_strerror(): an event this machine does not have */
+		pr_err("Error:\nThe %s event is not supported.\n", evsel->name);
+		return err;
+	}
 	if (err == -EOPNOTSUPP && (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)) {
 		/* --call-graph lbr without a PMU that has it */
 		pr_err("Error:\n%s: PMU Hardware or event type doesn't support branch stack sampling.\n",

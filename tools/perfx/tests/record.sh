@@ -27,6 +27,8 @@ tap_diag() { sed 's/^/#   /' "$work/err" | head -12; }
 # every sanitizer report of every run, whatever its stderr went to
 export ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$work/san" UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$work/san"
 check() { if "$@"; then ok "$what"; else notok "$what"; fi; }
+# passes STATUS - "$what" by a compound condition's status ($?)
+passes() { if [ "$1" -eq 0 ]; then ok "$what"; else notok "$what"; fi; }
 
 if ! command -v perf > /dev/null ||
    ! perf record -q -e cpu-clock -o "$work/probe.data" -- true > /dev/null 2> "$work/err"; then
@@ -56,7 +58,8 @@ attr_lines=("" "-e cpu-clock" "-e cpu-clock,task-clock" "-a -e cpu-clock" "-C 0 
 	    "-k mono -e cpu-clock" "--call-graph dwarf,100 -e cpu-clock" "-g --call-graph fp,100"
 	    "--call-graph dwarf -g -a -e cpu-clock" "-a -g" "-a -P -e cpu-clock"
 	    "-a -s -d -R -W --phys-data -e cpu-clock" "-T -s -e {cpu-clock,task-clock}"
-	    "--switch-events --namespaces --sample-cpu -e cpu-clock" "-d -e sched:sched_switch")
+	    "--switch-events --namespaces --sample-cpu -e cpu-clock" "-d -e sched:sched_switch"
+	    "-e cycles" "-e cycles:u,cpu-clock")
 hot_n=300000000
 if [ -n "${RECORD_QUICK:-}" ]; then
 	attr_lines=("" "-a -e cpu-clock" "-e {cpu-clock,task-clock}" "-e sched:sched_switch -a")
@@ -105,7 +108,85 @@ else
 	"$PERFX" record -e cpu-clock --call-graph lbr -o "$work/lbr.data" -- true > /dev/null 2> "$work/err"
 	rc=$?
 	what="--call-graph lbr without branch stacks: perf's error, exit 255"
-	check [ $rc -eq 255 ] && grep -qx "cpu-clock: PMU Hardware or event type doesn't support branch stack sampling." "$work/err"
+	[ $rc -eq 255 ] && grep -qx "cpu-clock: PMU Hardware or event type doesn't support branch stack sampling." "$work/err"
+	passes $?
+fi
+
+# 1c: without a hardware PMU, cycles is cpu-clock with perf's warning
+# (-v); another hardware event is perf's error
+perf record -q -e cycles -o "$work/cyc.data" -- true > /dev/null 2>&1
+if ! perf evlist -i "$work/cyc.data" 2> /dev/null | grep -qx 'cpu-clock'; then
+	skip "cycles without a PMU: perf's fallback" "this machine has a PMU"
+else
+	"$PERFX" record -v -e cycles -o "$work/cyc.data" -- true > /dev/null 2> "$work/err"
+	rc=$?
+	what="cycles without a PMU: cpu-clock, perf's warning with -v, exit 0"
+	[ $rc -eq 0 ] && grep -qx 'perfx: Warning:' "$work/err" &&
+		grep -qx 'The cycles event is not supported, trying to fall back to cpu-clock-ticks' "$work/err"
+	passes $?
+fi
+if perf record -q -e instructions -o "$work/ins-perf.data" -- true > /dev/null 2>&1; then
+	skip "instructions without a PMU: perf's error" "this machine has a PMU"
+else
+	"$PERFX" record -e instructions -o "$work/ins.data" -- true > /dev/null 2> "$work/err"
+	rc=$?
+	what="instructions without a PMU: perf's error, exit 255, no file"
+	[ $rc -eq 255 ] && grep -qx 'The instructions event is not supported.' "$work/err" &&
+		[ ! -e "$work/ins.data" ]
+	passes $?
+fi
+
+# 1d: targets as perf's: -p wins over -a and -C with perf's warning; no
+# command and no target records every CPU until SIGINT
+for t in "-a SYSTEM" "-C0 CPU"; do
+	sleep 0.3 &
+	"$PERFX" record ${t% *} -p $! -e cpu-clock -o "$work/ap.data" > /dev/null 2> "$work/err"
+	rc=$?
+	what="record ${t% *} -p: perf's 'PID/TID switch overriding ${t#* }', the task recorded"
+	[ $rc -eq 0 ] && [ "$(head -2 "$work/err")" = "Warning:
+PID/TID switch overriding ${t#* }" ] && perf evlist -i "$work/ap.data" > "$work/out" 2> /dev/null &&
+		[ "$(cat "$work/out")" = cpu-clock ]
+	passes $?
+done
+sleep 0.3 &
+"$PERFX" record -q -a -p $! -e cpu-clock -o "$work/ap.data" > /dev/null 2> "$work/err"
+what="record -q -a -p: no warning"
+check [ ! -s "$work/err" ]
+"$PERFX" record -e cpu-clock -o "$work/sw.data" > /dev/null 2> "$work/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+what="record with no command: every CPU (perf's dummy:HG) until SIGINT, exit 0"
+[ $rc -eq 0 ] && perf evlist -i "$work/sw.data" 2> /dev/null | grep -qx 'dummy:HG' &&
+	grep -q 'Captured and wrote' "$work/err"
+passes $?
+
+# 1e: tracepoints: tracefs mounted where it is not yet (in a mount
+# namespace of the test's own), and a user who may not read it told so
+if ! unshare -m true 2> /dev/null; then
+	skip "tracefs not mounted: perfx mounts it" "no mount namespace here"
+else
+	unshare -m sh -c 'umount /sys/kernel/tracing 2> /dev/null
+		! mountpoint -q /sys/kernel/tracing &&
+		"$1" record -q -e sched:sched_switch -a -o "$2" -- sleep 0.1' sh "$PERFX" \
+		"$work/tf.data" > /dev/null 2> "$work/err"
+	rc=$?
+	what="tracefs not mounted: perfx mounts it at /sys/kernel/tracing and records the tracepoint"
+	[ $rc -eq 0 ] && grep -q 'prev_comm=.*next_pid=' <(perf script -i "$work/tf.data" 2> /dev/null)
+	passes $?
+fi
+if ! setpriv --reuid=nobody --regid=nogroup --clear-groups true 2> /dev/null ||
+   setpriv --reuid=nobody --regid=nogroup --clear-groups test -r /sys/kernel/tracing/events/sched/sched_switch/id; then
+	skip "tracefs unreadable: permission denied" "cannot become nobody, or nobody may read tracefs"
+else
+	(cd "$work" && setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$PERFX" record -e sched:sched_switch -o /dev/null -- true) > /dev/null 2> "$work/err"
+	rc=$?
+	what="tracefs unreadable: 'permission denied' naming the file, EACCES, exit 129"
+	[ $rc -eq 129 ] && grep -q "permission denied reading /sys/kernel/tracing/events/sched/sched_switch/id .*(EACCES)" "$work/err"
+	passes $?
 fi
 
 # 2: a file, read by every perf tool
@@ -319,8 +400,9 @@ for bad in "-m" "--mmap-flush"; do
 	"$PERFX" record "$bad" "2 " -o "$work/bad.data" -- true > /dev/null 2> "$work/err"
 	rc=$?
 	what="record $bad '2 ': refused with exit 129 and the expectation"
-	check [ $rc -eq 129 ] && grep -q "^perfx record: $bad '2 ': expected" "$work/err" &&
+	[ $rc -eq 129 ] && grep -q "^perfx record: $bad '2 ': expected" "$work/err" &&
 		[ ! -e "$work/bad.data" ]
+	passes $?
 done
 
 # 11: -m as perf: rounded up to a power of two with perf's words, the
@@ -328,9 +410,10 @@ done
 ring_pages() { sed -n 's/^perfx: [0-9]* rings of \([0-9]*\) pages.*/\1/p' "$work/err"; }
 "$PERFX" record -v -e cpu-clock -m 3,5 -o "$work/m.data" -- true > /dev/null 2> "$work/err"
 what="-m 3,5: perf's two rounding lines, a ring of 4 data pages and its control page"
-check [ "$(grep '^rounding' "$work/err")" = "rounding mmap pages size to 16K (4 pages)
+[ "$(grep '^rounding' "$work/err")" = "rounding mmap pages size to 16K (4 pages)
 rounding mmap pages size to 32K (8 pages)" ] && [ "$(ring_pages)" = 5 ] ||
 	[ "$(getconf PAGESIZE)" != 4096 ]
+passes $?
 "$PERFX" record -q -v -e cpu-clock -m 3 -o "$work/m.data" -- true > /dev/null 2> "$work/err"
 what="-q -m 3: no rounding line"
 check [ "$(grep -c '^rounding' "$work/err")" = 0 ]
@@ -344,7 +427,8 @@ check [ "$(ring_pages)" = $((p + 1)) ]
 "$PERFX" record -q -a -e cpu-clock --num-thread-synthesize=0 -o "$work/n0.data" -- true 2> "$work/err"
 rc=$?
 what="--num-thread-synthesize=0: one thread, as perf"
-check [ $rc -eq 0 ] && [ -s "$work/n0.data" ]
+[ $rc -eq 0 ] && [ -s "$work/n0.data" ]
+passes $?
 
 "$PERFX" record --aio -o - -- true > "$work/out" 2> "$work/err"
 rc=$?
