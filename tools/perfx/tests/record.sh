@@ -392,7 +392,8 @@ for bad in "-F 0" "-F fast" "-c 0" "-m 0" "-m 3x" "-k bogus" "--num-thread-synth
 	"$PERFX" record $bad -o "$work/bad.data" -- true > /dev/null 2> "$work/err"
 	rc=$?
 	what="record $bad: refused with exit 129 and the expectation"
-	check [ $rc -eq 129 ] && grep -q 'expected' "$work/err" && [ ! -e "$work/bad.data" ]
+	[ $rc -eq 129 ] && grep -q 'expected' "$work/err" && [ ! -e "$work/bad.data" ]
+	passes $?
 done
 
 # a value with a space after its number (strtoul()'s end was not checked)
