@@ -92,7 +92,8 @@ struct inject_bench {
 	struct injector	injectors[INJECTORS_MAX];
 	unsigned int	nr_injectors;
 	char		**dsos;
-	unsigned int	nr_dsos;
+	size_t		max_dsos;	/* the room in dsos */
+	size_t		nr_dsos;
 	int		in;		/* the child's stdin, our end */
 	int		out;		/* its stdout, our end */
 	pid_t		pid;
@@ -115,6 +116,8 @@ static int add_dso(const char *path, const struct stat *sb, int type, struct FTW
 
 	(void)sb;
 	(void)ftw;
+	if (b->nr_dsos >= b->max_dsos)
+		return 1;
 	if (type != FTW_F || build_id__read_elf(path, &bid))
 		return 0;
 	b->dsos[b->nr_dsos] = realpath(path, NULL);
@@ -122,18 +125,19 @@ static int add_dso(const char *path, const struct stat *sb, int type, struct FTW
 		return 0;
 	if (b->verbose > 1)
 		fprintf(stderr, "  Adding DSO: %s\n", path);
-	return ++b->nr_dsos == DSO_MMAP_RATIO * b->nr_mmaps;
+	return ++b->nr_dsos == b->max_dsos;
 }
 
 static int collect_dsos(struct inject_bench *b)
 {
-	b->dsos = calloc((size_t)DSO_MMAP_RATIO * b->nr_mmaps, sizeof(*b->dsos));
+	b->max_dsos = (size_t)DSO_MMAP_RATIO * b->nr_mmaps;
+	b->dsos = calloc(b->max_dsos, sizeof(*b->dsos));
 	if (!b->dsos)
 		return -ENOMEM;
 	collecting = b;
 	nftw("/usr/lib/", add_dso, 10, FTW_PHYS);
 	if (b->verbose)
-		printf("  Collected %u DSOs\n", b->nr_dsos);
+		printf("  Collected %zu DSOs\n", b->nr_dsos);
 	return b->nr_dsos ? 0 : -ENOENT;
 }
 
@@ -182,7 +186,8 @@ static int emit(struct inject_bench *b, __u32 type, __u16 misc, const void *body
 	struct perf_event_header h = { .type = type, .misc = misc, .size = sizeof(h) + len };
 
 	memcpy(buf, &h, sizeof(h));
-	memcpy(buf + sizeof(h), body, len);
+	if (len)	/* a FINISHED_ROUND has no body, and no pointer to one */
+		memcpy(buf + sizeof(h), body, len);
 	return put(b, buf, sizeof(h) + len);
 }
 
@@ -493,6 +498,12 @@ static int inject_bench__parse(struct inject_bench *b, int argc, char **argv)
 	if (!err && optind < argc) {
 		usage_with_options(stderr, inject_bench_usage, inject_bench_options);
 		return 1;	/* perf: EXIT_FAILURE */
+	}
+	if (!err && !b->nr_mmaps) {
+		/* no DSO to map, nothing to inject: perf's run crashes on it */
+		fprintf(stderr, " Error: switch 'm' expects a number of mmaps above 0 (EINVAL)\n");
+		usage_with_options_names(stderr, inject_bench_usage, inject_bench_options, "-m");
+		return USAGE_EXIT_STATUS;
 	}
 	return err;
 }

@@ -61,13 +61,26 @@ enum {
 	OPT_AIO,
 	OPT_MMAP_FLUSH,
 	OPT_BUILDID_ALL,
+	OPT_CALL_GRAPH,
+	OPT_NAMESPACES,
+	OPT_PHYS_DATA,
+	OPT_SAMPLE_CPU,
+	OPT_SWITCH_EVENTS,
 };
+
+#define CALL_GRAPH_HELP \
+	"setup and enables call-graph (stack chain/backtrace):\n\n" \
+	"\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n" \
+	"\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack recording (<bytes>)\n" \
+	"\t\t\t\t\t\tdefault: 8192 (bytes)\n\n" \
+	"\t\t\t\tDefault: fp"
 
 static const struct usage_option record_options[] = {
 	{ 'a', "all-cpus", NULL, "system-wide collection from all CPUs", 0 },
 	{ 'B', "no-buildid", NULL, "do not collect buildids in perf.data", 0 },
 	{ 'C', "cpu", "cpu", "list of cpus to monitor", 0 },
 	{ 'c', "count", "n", "event period to sample", 0 },
+	{ 'd', "data", NULL, "Record the sample addresses", 0 },
 	{ 'e', "event", "event", "event selector. use 'perf list' to list available events", 0 },
 	{ 'F', "freq", "freq or 'max'", "profile at this frequency", 0 },
 	{ 'g', NULL, NULL, "enables call-graph recording", 0 },
@@ -76,12 +89,22 @@ static const struct usage_option record_options[] = {
 	{ 'm', "mmap-pages", "pages[,pages]", "number of mmap data pages and AUX area tracing mmap pages", 0 },
 	{ 'N', "no-buildid-cache", NULL, "do not update the buildid cache", 0 },
 	{ 'o', "output", "file", "output file name", 0 },
+	{ 'P', "period", NULL, "Record the sample period", 0 },
 	{ 'p', "pid", "pid", "record events on existing process id", 0 },
 	{ 'q', "quiet", NULL, "don't print any warnings or messages", 0 },
+	{ 'R', "raw-samples", NULL, "collect raw sample records from all opened counters", 0 },
+	{ 's', "stat", NULL, "per thread counts", 0 },
 	{ 't', "tid", "tid", "record events on existing thread id", 0 },
+	{ 'T', "timestamp", NULL, "Record the sample timestamps", 0 },
 	{ 'v', "verbose", NULL, "be more verbose (show counter open errors, etc)", 0 },
+	{ 'W', "weight", NULL, "sample by weight (on special events only)", 0 },
 	{ 0, "buildid-all", NULL, "Record build-id of all DSOs regardless of hits", 0,
 	  OPT_BUILDID_ALL },
+	{ 0, "call-graph", "record_mode[,record_size]", CALL_GRAPH_HELP, 0, OPT_CALL_GRAPH },
+	{ 0, "namespaces", NULL, "Record namespaces events", 0, OPT_NAMESPACES },
+	{ 0, "phys-data", NULL, "Record the sample physical addresses", 0, OPT_PHYS_DATA },
+	{ 0, "sample-cpu", NULL, "Record the sample cpu", 0, OPT_SAMPLE_CPU },
+	{ 0, "switch-events", NULL, "Record context switch events", 0, OPT_SWITCH_EVENTS },
 	{ 0, "num-thread-synthesize", "n",
 	  "number of threads to run for event synthesis", 0, OPT_NUM_THREAD_SYNTH },
 	{ 0, "proc-map-timeout", "n", "per thread proc mmap processing timeout in ms", 0,
@@ -104,7 +127,6 @@ void record__usage(FILE *f)
 	usage_with_options(f, record_usage, record_options);
 }
 
-#define RECORD_MMAP_PAGES	128	/* perf's 512 KiB a CPU */
 #define RECORD_AIO_MAX		4	/* perf's --aio buffers a ring, at most */
 
 struct record {
@@ -120,7 +142,8 @@ struct record {
 	bool			buildid_all;	/* of every DSO mapped, not only those hit */
 	bool			quiet;
 	int			verbose;
-	unsigned int		mmap_pages;
+	unsigned int		mmap_pages;	/* 0: perf's default */
+	unsigned int		aux_pages;	/* -m's second part: no AUX area here */
 	__u64			mmap_flush;	/* --mmap-flush as given */
 	enum read_affinity_mode	affinity;
 	unsigned int		nr_aio;
@@ -162,44 +185,6 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 	*v = strtoull(s, &end, 0);
 	if (errno || end == s || *end || *s == '-' || *v > max)
 		return -EINVAL;
-	return 0;
-}
-
-/* a number, with *@unit set when a B/K/M/G suffix made it bytes */
-static int parse_size(const char *s, unsigned long long *v, bool *unit)
-{
-	const char *units = "BKMG", *u;
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	*unit = *end;
-	if (errno || end == s || *s == '-' || *v >= (1ULL << 32))
-		return -EINVAL;
-	if (!*end)
-		return 0;
-	u = strchr(units, *end & ~0x20);
-	if (!u || end[1])
-		return -EINVAL;
-	*v <<= 10 * (u - units);
-	return 0;
-}
-
-/* -m: pages, or a size with B/K/M/G; perf rounds up to a power of two */
-static int parse_mmap_pages(const char *s, unsigned int *pages)
-{
-	unsigned long long v, page = (unsigned long long)sysconf(_SC_PAGESIZE);
-	bool unit;
-
-	if (parse_size(s, &v, &unit))
-		return -EINVAL;
-	if (unit)
-		v /= page;
-	if (!v || v > (1ULL << 30))
-		return -EINVAL;
-	*pages = 1;
-	while (*pages < v)
-		*pages <<= 1;
 	return 0;
 }
 
@@ -285,6 +270,84 @@ static int record__parse_clockid(const char *arg, int *clockid)
 	return 0;
 }
 
+/* perf's unit_number__scnprintf(): "16K", "2M", "1024B" */
+static void record__print_pages(struct record *rec, unsigned int pages)
+{
+	unsigned long long n = (unsigned long long)pages * sysconf(_SC_PAGESIZE);
+	int i = 0;
+
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	if (!rec->quiet)
+		fprintf(stderr, "rounding mmap pages size to %llu%c (%u pages)\n", n, "BKMG"[i],
+			pages);
+}
+
+/* -m pages[,pages]: the ring's data pages, and AUX pages perfx takes for perf's lines */
+static int record__parse_mmap(struct record *rec, const char *arg)
+{
+	unsigned long page = sysconf(_SC_PAGESIZE);
+	const char *comma = strchr(arg, ',');
+	unsigned int *pages[2] = { &rec->mmap_pages, &rec->aux_pages };
+	char part[64];
+	int i, len;
+
+	for (i = 0; i < 2; i++) {
+		const char *s = i ? comma + 1 : arg;
+		bool rounded;
+
+		if (i && !comma)
+			break;
+		len = i || !comma ? (int)strlen(s) : (int)(comma - arg);
+		if (!i && !len && comma)	/* ",N": only the AUX part, as perf */
+			continue;
+		if (len < (int)sizeof(part)) {
+			memcpy(part, s, len);
+			part[len] = '\0';
+		}
+		if (len >= (int)sizeof(part) ||
+		    record__parse_mmap_pages(part, page, pages[i], &rounded))
+			return record__bad_value("-m", arg,
+						 "pages or a size like 512K, and optionally ,AUX pages");
+		if (rounded)
+			record__print_pages(rec, *pages[i]);
+	}
+	return 0;
+}
+
+/* perf's default ring size, from the locked-memory limit perf_event_mlock_kb */
+static unsigned int record__default_pages(void)
+{
+	unsigned long long kb;
+	char buf[32];
+
+	if (sysfs__read("/proc/sys/kernel/perf_event_mlock_kb", buf, sizeof(buf)) ||
+	    parse_uint(buf, LONG_MAX, &kb))
+		return record__default_mmap_pages(-1, sysconf(_SC_PAGESIZE));
+	return record__default_mmap_pages(kb, sysconf(_SC_PAGESIZE));
+}
+
+/* --call-graph; a depth the kernel's perf_event_max_stack does not exceed counts, as perf */
+static int record__parse_callgraph(struct record *rec, const char *arg)
+{
+	unsigned long long max;
+	char buf[32];
+	int err;
+
+	err = record_opts__parse_callgraph(&rec->opts, arg);
+	if (err)
+		return record__bad_value("--call-graph", arg, err == -ERANGE ?
+					 "dwarf with a stack size of 1 to 65528 bytes" :
+					 "fp[,depth], dwarf[,size] or lbr");
+	if (rec->opts.max_stack &&
+	    (sysfs__read("/proc/sys/kernel/perf_event_max_stack", buf, sizeof(buf)) ||
+	     parse_uint(buf, UINT_MAX, &max) || rec->opts.max_stack >= max))
+		rec->opts.max_stack = 0;
+	return 0;
+}
+
 static int record__option(struct record *rec, int c, const char *arg)
 {
 	unsigned long long v;
@@ -319,7 +382,39 @@ static int record__option(struct record *rec, int c, const char *arg)
 		rec->opts.user_freq = true;
 		return 0;
 	case 'g':
-		rec->opts.callgraph = true;
+		if (!rec->opts.callgraph)
+			rec->opts.callgraph = RECORD_CALLGRAPH_FP;
+		return 0;
+	case OPT_CALL_GRAPH:
+		return record__parse_callgraph(rec, arg);
+	case 'd':
+		rec->opts.sample_address = true;
+		return 0;
+	case 'P':
+		rec->opts.sample_period = true;
+		return 0;
+	case 'R':
+		rec->opts.raw_samples = true;
+		return 0;
+	case 's':
+		rec->opts.inherit_stat = true;
+		return 0;
+	case 'T':	/* samples always have their time, as perf's for every target */
+		return 0;
+	case 'W':
+		rec->opts.sample_weight = true;
+		return 0;
+	case OPT_NAMESPACES:
+		rec->opts.namespaces = true;
+		return 0;
+	case OPT_PHYS_DATA:
+		rec->opts.sample_phys_addr = true;
+		return 0;
+	case OPT_SAMPLE_CPU:
+		rec->opts.sample_cpu = true;
+		return 0;
+	case OPT_SWITCH_EVENTS:
+		rec->opts.switch_events = true;
 		return 0;
 	case 'i':
 		rec->opts.no_inherit = true;
@@ -331,9 +426,7 @@ static int record__option(struct record *rec, int c, const char *arg)
 		rec->opts.use_clockid = true;
 		return 0;
 	case 'm':
-		if (parse_mmap_pages(arg, &rec->mmap_pages))
-			return record__bad_value("-m", arg, "a number of pages or a size like 512K");
-		return 0;
+		return record__parse_mmap(rec, arg);
 	case 'o':
 		rec->output = arg;
 		return 0;
@@ -350,9 +443,11 @@ static int record__option(struct record *rec, int c, const char *arg)
 		rec->verbose++;
 		return 0;
 	case OPT_NUM_THREAD_SYNTH:
-		if (parse_uint(arg, 1024, &v) || !v)
-			return record__bad_value("--num-thread-synthesize", arg, "1 to 1024 threads");
-		rec->synth.nr_threads = v;
+		if (parse_uint(arg, 1024, &v))
+			return record__bad_value("--num-thread-synthesize", arg,
+						 "0 to 1024 threads");
+		/* perf's 0 is one thread, as its 1 */
+		rec->synth.nr_threads = v ? v : 1;
 		return 0;
 	case OPT_PROC_MAP_TIMEOUT:
 		if (parse_uint(arg, UINT_MAX, &v))
@@ -370,7 +465,7 @@ static int record__option(struct record *rec, int c, const char *arg)
 		return 0;
 	case OPT_MMAP_FLUSH:
 		/* perf's 0 is its default, 1 */
-		if (parse_size(arg, &rec->mmap_flush, &unit))
+		if (record__parse_size(arg, &rec->mmap_flush, &unit))
 			return record__bad_value("--mmap-flush", arg,
 						 "a number of bytes, or a size like 16K");
 		return 0;
@@ -379,6 +474,11 @@ static int record__option(struct record *rec, int c, const char *arg)
 		return 0;
 	}
 	return -EINVAL;
+}
+
+static bool record__task_target(const struct record *rec)
+{
+	return rec->pid_list || rec->tid_list;
 }
 
 static int record__parse(struct record *rec, int argc, char **argv)
@@ -408,16 +508,20 @@ static int record__parse(struct record *rec, int argc, char **argv)
 		return err;
 	rec->argc = argc - optind;
 	rec->argv = argv + optind;
+	if (!rec->mmap_pages)
+		rec->mmap_pages = record__default_pages();
 	if (rec->nr_aio && !strcmp(rec->output, "-")) {
 		fprintf(stderr, "perfx record: --aio writes at offsets in a file, not into a pipe (-o -) (EINVAL)\n");
 		usage_with_options_names(stderr, record_usage, record_options, "aio -o");
 		return USAGE_EXIT_STATUS;
 	}
-	if (!rec->argc && !rec->system_wide && !rec->cpu_list && !rec->pid_list &&
-	    !rec->tid_list) {
-		usage_with_options(stderr, record_usage, record_options);
-		return USAGE_EXIT_STATUS;
-	}
+	/* as perf's target__validate(): a task target wins, with a warning */
+	if (record__task_target(rec) && (rec->cpu_list || rec->system_wide) && !rec->quiet)
+		fprintf(stderr, "Warning:\nPID/TID switch overriding %s\n",
+			rec->cpu_list ? "CPU" : "SYSTEM");
+	/* nothing to run and no target: every CPU until SIGINT, as perf */
+	if (!rec->argc && !rec->cpu_list && !record__task_target(rec))
+		rec->system_wide = true;
 	return 0;
 }
 
@@ -462,11 +566,6 @@ static int record__setup_events(struct record *rec)
 	evlist__for_each(rec->evlist, i, evsel)
 		evsel->attr.exclude_guest = 1;
 	return 0;
-}
-
-static bool record__task_target(const struct record *rec)
-{
-	return rec->pid_list || rec->tid_list;
 }
 
 static bool record__cpu_target(const struct record *rec)
@@ -516,6 +615,41 @@ static int record__setup_maps(struct record *rec)
 	return err;
 }
 
+/* @base and the modifiers perf's evsel__add_modifiers() reads from the attr */
+static int record__rename(struct evsel *evsel, const char *base)
+{
+	const struct perf_event_attr *attr = &evsel->attr;
+	bool excl_guest_default = false;
+	char mods[16] = "", *m = mods;
+
+	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
+		if (!attr->exclude_kernel)
+			*m++ = 'k';
+		if (!attr->exclude_user)
+			*m++ = 'u';
+		if (!attr->exclude_hv)
+			*m++ = 'h';
+		excl_guest_default = true;
+	}
+	if (attr->precise_ip) {
+		m += sprintf(m, "%.*s", (int)attr->precise_ip, "ppp");
+		excl_guest_default = true;
+	}
+	if (attr->exclude_host || attr->exclude_guest == excl_guest_default) {
+		if (!attr->exclude_host)
+			*m++ = 'H';
+		if (!attr->exclude_guest)
+			*m++ = 'G';
+	}
+	*m = '\0';
+	free(evsel->name);
+	if (asprintf(&evsel->name, "%s%s%s", base, *mods ? ":" : "", mods) < 0) {
+		evsel->name = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* perf's evsel__fallback(): what to change before trying again */
 static bool record__fallback(struct record *rec, struct evsel *evsel, int err)
 {
@@ -530,21 +664,18 @@ static bool record__fallback(struct record *rec, struct evsel *evsel, int err)
 			pos->attr.read_format &= ~(__u64)PERF_FORMAT_LOST;
 		return true;
 	}
-	if (rec->default_event && attr->type == PERF_TYPE_HARDWARE) {
-		if (err == -EOPNOTSUPP && attr->precise_ip) {
+	if (attr->type == PERF_TYPE_HARDWARE && attr->config == PERF_COUNT_HW_CPU_CYCLES) {
+		if (rec->default_event && err == -EOPNOTSUPP && attr->precise_ip) {
 			attr->precise_ip--;
 			return true;
 		}
-		if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP || err == -EINVAL) {
-			static const char *const mods[] = { "", ":p", ":pp", ":ppp" };
-
+		/* no PMU (a VM, TCG): perf's hrtimer-based stand-in, any cycles event */
+		if (err == -ENOENT || err == -ENXIO || err == -ENODEV ||
+		    (rec->default_event && (err == -EOPNOTSUPP || err == -EINVAL))) {
 			pr_info("Warning:\nThe cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
 			attr->type = PERF_TYPE_SOFTWARE;
 			attr->config = PERF_COUNT_SW_CPU_CLOCK;
-			free(evsel->name);
-			if (asprintf(&evsel->name, "cpu-clock%s", mods[attr->precise_ip & 3]) < 0)
-				evsel->name = NULL;
-			return evsel->name != NULL;
+			return !record__rename(evsel, "cpu-clock");
 		}
 	}
 	return (err == -EACCES || err == -EPERM) && evsel__fallback_user(evsel);
@@ -561,6 +692,17 @@ static int record__open_evsel(struct record *rec, struct evsel *evsel)
 			return 0;
 		evsel__close(evsel);
 	} while (record__fallback(rec, evsel, err));
+	if (err == -ENOENT) {
+		/* perf's evsel__open_strerror(): an event this machine does not have */
+		pr_err("Error:\nThe %s event is not supported.\n", evsel->name);
+		return err;
+	}
+	if (err == -EOPNOTSUPP && (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)) {
+		/* --call-graph lbr without a PMU that has it */
+		pr_err("Error:\n%s: PMU Hardware or event type doesn't support branch stack sampling.\n",
+		       evsel->name);
+		return err;
+	}
 	pr_err("Error:\nThe sys_perf_event_open() syscall returned with %d (%s) for event (%s) (%s).\n",
 	       -err, strerror(-err), evsel->name, perfx__errname(err));
 	if (err == -EACCES || err == -EPERM)
@@ -1010,22 +1152,27 @@ static int record__lost_samples(struct record *rec)
 		__u64 sample_type = evsel->attr.sample_type;
 		__u16 id_size = record__id_hdr_size(sample_type);
 
+		/* value, [enabled, running (-s)], id, lost */
+		int nr = 3 + !!(evsel->attr.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(evsel->attr.read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+
 		for (j = 0; j < evsel__nr_fds(evsel); j++) {
-			__u64 v[3];	/* value, id, lost */
+			__u64 v[5];
 			int err;
 
-			if (read(evsel->fds[j], v, sizeof(v)) != sizeof(v) || !v[2])
+			if (read(evsel->fds[j], v, nr * sizeof(*v)) != (ssize_t)(nr * sizeof(*v)) ||
+			    !v[nr - 1])
 				continue;
 			memset(&rec_lost, 0, sizeof(rec_lost));
 			rec_lost.header.type = PERF_RECORD_LOST_SAMPLES;
 			rec_lost.header.size = sizeof(rec_lost.header) + 8 + id_size;
-			rec_lost.lost = v[2];
+			rec_lost.lost = v[nr - 1];
 			/* the trailer's id: last with IDENTIFIER, after TID and TIME with ID */
 			if (sample_type & PERF_SAMPLE_IDENTIFIER)
-				rec_lost.trailer[id_size / 8 - 1] = v[1];
+				rec_lost.trailer[id_size / 8 - 1] = v[nr - 2];
 			else if (sample_type & PERF_SAMPLE_ID)
 				rec_lost.trailer[!!(sample_type & PERF_SAMPLE_TID) +
-						 !!(sample_type & PERF_SAMPLE_TIME)] = v[1];
+						 !!(sample_type & PERF_SAMPLE_TIME)] = v[nr - 2];
 			err = perfx_writer__write(&rec->out, &rec_lost, rec_lost.header.size);
 			if (err)
 				return err;
@@ -1272,8 +1419,8 @@ static int record__run(struct record *rec, int argc, const char **argv)
 
 	/* what the output will be decides the attrs: a pipe's carry ids */
 	rec->opts.pipe = perfx_data__names_pipe(rec->output);
-	rec->opts.sample_cpu = record__cpu_target(rec);
-	rec->opts.enable_on_exec = workload && !rec->opts.sample_cpu && !record__task_target(rec);
+	rec->opts.cpu_target = record__cpu_target(rec);
+	rec->opts.enable_on_exec = workload && !rec->opts.cpu_target && !record__task_target(rec);
 	record__check_freq(rec);
 	err = record__setup_events(rec);
 	if (err)
@@ -1334,7 +1481,6 @@ static struct record *record__new(void)
 		return NULL;
 	rec->output = "perf.data";
 	rec->opts.freq = RECORD_DEFAULT_FREQ;
-	rec->mmap_pages = RECORD_MMAP_PAGES;
 	rec->synth.proc_map_timeout_ms = SYNTHESIZE_PROC_MAP_TIMEOUT;
 	rec->out.fd = -1;
 	rec->data.fd = -1;

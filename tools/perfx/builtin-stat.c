@@ -788,6 +788,24 @@ static int print_interval(struct stat_ctx *ctx, const struct timespec *start)
 	return check_cgroups_alive(ctx);
 }
 
+/*
+ * Until SIGINT or SIGTERM: blocked from before the last check of
+ * perfx_done until sigsuspend() lets them in, so that one arriving in
+ * between is not lost (pause() after the check would wait for another).
+ */
+static void wait_for_signal(void)
+{
+	sigset_t block, old;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	while (!perfx_done)
+		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 static int run_once(struct stat_ctx *ctx, int *status)
 {
 	static const struct timespec task_poll = { 0, 100 * 1000 * 1000 };
@@ -864,7 +882,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 		} else if (!ctx->child && counting_tasks(ctx)) {
 			nanosleep(&task_poll, NULL);
 		} else if (!ctx->child) {
-			pause();
+			wait_for_signal();
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "lib/debug.h"
 #include "lib/escape.h"
+#include "lib/parse-options.h"
 #include "lib/util.h"
 
 struct cmd_struct {
@@ -20,6 +21,13 @@ struct cmd_struct {
 	const char *help;
 };
 
+static int cmd_version(int argc, char **argv);
+
+static void version__usage(FILE *f)
+{
+	fprintf(f, "\n usage: perfx version\n\n");
+}
+
 /* perf's command-list.txt words, in its (alphabetical) order */
 static const struct cmd_struct commands[] = {
 	{ "bench", cmd_bench, bench__usage, "General framework for benchmark suites" },
@@ -27,6 +35,7 @@ static const struct cmd_struct commands[] = {
 	{ "list", cmd_list, list__usage, "List all symbolic event types" },
 	{ "record", cmd_record, record__usage, "Run a command and record its profile into perf.data" },
 	{ "stat", cmd_stat, stat__usage, "Run a command and gather performance counter statistics" },
+	{ "version", cmd_version, version__usage, "display the version of perfx binary" },
 	{ "help", cmd_help, NULL, NULL },
 };
 
@@ -102,6 +111,18 @@ int cmd_help(int argc, char **argv)
 	return 1;
 }
 
+/* perf version, perf --version, perf -v: one line on stdout */
+static int cmd_version(int argc, char **argv)
+{
+	if (argc > 1) {
+		fprintf(stderr, "perfx version: unexpected argument '%s' (EINVAL)\n", argv[1]);
+		version__usage(stderr);
+		return USAGE_EXIT_STATUS;
+	}
+	printf("perfx version %s\n", PERFX_VERSION);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int ret = 1;
@@ -117,6 +138,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		ret = 0;
+		goto out_flush;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v")) {
+		ret = cmd_version(1, argv + 1);
 		goto out_flush;
 	}
 	for (i = 0; i < NR_COMMANDS; i++) {

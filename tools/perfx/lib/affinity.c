@@ -9,25 +9,33 @@
 void affinity__setup(struct affinity *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->ok = !sched_getaffinity(0, sizeof(a->orig), &a->orig);
+	if (cpu_mask__init(&a->orig, 0) || cpu_mask__init(&a->one, 0))
+		return;
+	a->ok = !cpu_mask__get_affinity(&a->orig);
 }
 
 /* Best effort: a CPU the caller may not run on is simply not moved to. */
 void affinity__set(struct affinity *a, int cpu)
 {
-	cpu_set_t set;
-
-	if (!a->ok || cpu < 0 || cpu >= CPU_SETSIZE)
+	if (!a->ok || cpu < 0 || cpu >= a->one.nr)
 		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (!sched_setaffinity(0, sizeof(set), &set))
+	CPU_ZERO_S(a->one.size, a->one.bits);
+	cpu_mask__set(&a->one, cpu);
+	if (!cpu_mask__set_affinity(&a->one))
 		a->changed = true;
 }
 
 void affinity__cleanup(struct affinity *a)
 {
 	if (a->changed)
-		sched_setaffinity(0, sizeof(a->orig), &a->orig);
+		cpu_mask__set_affinity(&a->orig);
 	a->changed = false;
+}
+
+void affinity__exit(struct affinity *a)
+{
+	affinity__cleanup(a);
+	cpu_mask__exit(&a->orig);
+	cpu_mask__exit(&a->one);
+	a->ok = false;
 }

@@ -2,8 +2,9 @@
 #ifndef __PERFX_AFFINITY_H
 #define __PERFX_AFFINITY_H
 
-#include <sched.h>
 #include <stdbool.h>
+
+#include "cpumap.h"
 
 /*
  * Run on the CPU whose events are being opened, enabled, read or closed,
@@ -11,13 +12,17 @@
  * the same, and with thousands of CPU-wide fds it halves the setup time.
  */
 struct affinity {
-	cpu_set_t orig;
+	struct cpu_mask orig;
+	struct cpu_mask one;		/* the CPU it moves to */
 	bool changed;
 	bool ok;
 };
 
 void affinity__setup(struct affinity *a);
 void affinity__set(struct affinity *a, int cpu);
+/* Back to the CPUs it had; affinity__set() may move it again */
 void affinity__cleanup(struct affinity *a);
+/* Back, and its sets freed */
+void affinity__exit(struct affinity *a);
 
 #endif /* __PERFX_AFFINITY_H */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "aio.h"
+#include "cpumap.h"
 #include "numa.h"
 #include "util.h"
 
@@ -130,21 +131,25 @@ static int aio_node__start(struct aio_node *n)
 	const struct cpu_map *cpus = n->w->topo->node_cpus[n->node];
 	sigset_t all, old;
 	pthread_attr_t attr;
-	cpu_set_t set;
+	struct cpu_mask set;
 	char name[16];
 	int i, err;
 
 	if (n->started)
 		return 0;
-	err = -pthread_attr_init(&attr);
+	err = cpu_mask__init(&set, 0);
 	if (err)
 		return err;
-	CPU_ZERO(&set);
+	err = -pthread_attr_init(&attr);
+	if (err) {
+		cpu_mask__exit(&set);
+		return err;
+	}
 	for (i = 0; cpus && i < cpus->nr; i++)
-		if (cpus->map[i] < CPU_SETSIZE)
-			CPU_SET(cpus->map[i], &set);
-	if (CPU_COUNT(&set))
-		err = -pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		cpu_mask__set(&set, cpus->map[i]);
+	if (cpu_mask__count(&set))
+		err = -pthread_attr_setaffinity_np(&attr, set.size, set.bits);
+	cpu_mask__exit(&set);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (!err)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* parse CPU lists ("0-3,6") and read the online CPUs. */
+/* parse CPU lists ("0-3,6"), read the online CPUs; CPU sets of any size. */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -182,4 +183,82 @@ int cpu_map__snprint(const struct cpu_map *map, char *buf, size_t size)
 		len += n;
 	}
 	return (int)len;
+}
+
+int cpu_map__nr_possible_from(const char *path, int *nr)
+{
+	struct cpu_map *map;
+	int err;
+
+	err = cpu_map__new_online_from(path, &map);
+	if (err)
+		return err;
+	*nr = map->nr ? map->map[map->nr - 1] + 1 : 0;
+	cpu_map__put(map);
+	return *nr ? 0 : -EINVAL;
+}
+
+int cpu_mask__init(struct cpu_mask *m, int nr)
+{
+	if (!nr && cpu_map__nr_possible_from(CPU_MAP__POSSIBLE, &nr))
+		nr = CPU_SETSIZE;
+	if (nr < CPU_SETSIZE)
+		nr = CPU_SETSIZE;
+	m->bits = CPU_ALLOC(nr);
+	if (!m->bits)
+		return -ENOMEM;
+	m->size = CPU_ALLOC_SIZE(nr);
+	m->nr = m->size * 8;
+	CPU_ZERO_S(m->size, m->bits);
+	return 0;
+}
+
+void cpu_mask__exit(struct cpu_mask *m)
+{
+	if (m->bits)
+		CPU_FREE(m->bits);
+	m->bits = NULL;
+	m->size = 0;
+	m->nr = 0;
+}
+
+void cpu_mask__set(struct cpu_mask *m, int cpu)
+{
+	if (cpu >= 0 && cpu < m->nr)
+		CPU_SET_S(cpu, m->size, m->bits);
+}
+
+bool cpu_mask__isset(const struct cpu_mask *m, int cpu)
+{
+	return cpu >= 0 && cpu < m->nr && CPU_ISSET_S(cpu, m->size, m->bits);
+}
+
+int cpu_mask__count(const struct cpu_mask *m)
+{
+	return CPU_COUNT_S(m->size, m->bits);
+}
+
+bool cpu_mask__equal(const struct cpu_mask *a, const struct cpu_mask *b)
+{
+	return a->size == b->size && CPU_EQUAL_S(a->size, a->bits, b->bits);
+}
+
+void cpu_mask__and(struct cpu_mask *dst, const struct cpu_mask *src)
+{
+	CPU_AND_S(dst->size, dst->bits, dst->bits, src->bits);
+}
+
+void cpu_mask__copy(struct cpu_mask *dst, const struct cpu_mask *src)
+{
+	memcpy(dst->bits, src->bits, dst->size);
+}
+
+int cpu_mask__get_affinity(struct cpu_mask *m)
+{
+	return sched_getaffinity(0, m->size, m->bits) ? -errno : 0;
+}
+
+int cpu_mask__set_affinity(const struct cpu_mask *m)
+{
+	return sched_setaffinity(0, m->size, m->bits) ? -errno : 0;
 }

@@ -2,6 +2,8 @@
 /* how outside strings are written to terminals, JSON and CSV. */
 #define _GNU_SOURCE
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,22 +33,96 @@ void escape__fputs_ctrl(FILE *f, const char *s)
 	put_ctrl_escaped(f, s, strlen(s));
 }
 
+/*
+ * One conversion, @spec (from '%' to its conversion character, with
+ * "*" widths taken from @ap first), formatted alone: its argument's type
+ * follows its length modifier and conversion as printf's does.
+ */
+static int format_one(char **out, const char *spec, va_list *ap)
+{
+	char conv = spec[strlen(spec) - 1];
+	const char *mod = spec + strcspn(spec, "hljztL");
+	int stars = 0, w[2] = { 0, 0 }, ret;
+	const char *p;
+
+	for (p = spec; *p; p++)
+		stars += *p == '*';
+	if (stars > 2)
+		return -1;
+	for (ret = 0; ret < stars; ret++)
+		w[ret] = va_arg(*ap, int);
+#define FMT(type) (stars == 2 ? asprintf(out, spec, w[0], w[1], va_arg(*ap, type)) : \
+		   stars == 1 ? asprintf(out, spec, w[0], va_arg(*ap, type)) :	   \
+		   asprintf(out, spec, va_arg(*ap, type)))
+	switch (conv) {
+	case 's':
+		return FMT(const char *);
+	case 'p':
+		return FMT(void *);
+	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A':
+		return *mod == 'L' ? FMT(long double) : FMT(double);
+	case 'd': case 'i': case 'o': case 'u': case 'x': case 'X': case 'c':
+		if (!strncmp(mod, "ll", 2))
+			return FMT(long long);
+		if (*mod == 'l')
+			return FMT(long);
+		if (*mod == 'z')
+			return FMT(size_t);
+		if (*mod == 'j')
+			return FMT(intmax_t);
+		if (*mod == 't')
+			return FMT(ptrdiff_t);
+		return FMT(int);
+	}
+#undef FMT
+	return -1;
+}
+
+/*
+ * The format's own text is the message's: its newlines print as they
+ * are.  What a conversion brings in may come from outside, and has its
+ * control characters written as \xNN.
+ */
 int escape__vfprintf(FILE *f, const char *fmt, va_list ap)
 {
-	char *msg;
-	int len;
+	size_t lit, len, total = 0;
+	char spec[32], *val;
+	va_list aq;
+	int n;
 
-	len = vasprintf(&msg, fmt, ap);
-	if (len < 0)
-		return fputs(fmt, f) < 0 ? -1 : 0;	/* the message unformatted, at least */
-	if (len && msg[len - 1] == '\n') {
-		put_ctrl_escaped(f, msg, len - 1);
-		fputc('\n', f);
-	} else {
-		put_ctrl_escaped(f, msg, len);
+	va_copy(aq, ap);
+	while (*fmt) {
+		lit = strcspn(fmt, "%");
+		fwrite(fmt, 1, lit, f);
+		total += lit;
+		fmt += lit;
+		if (!*fmt)
+			break;
+		if (fmt[1] == '%') {
+			fputc('%', f);
+			total++;
+			fmt += 2;
+			continue;
+		}
+		len = 1 + strspn(fmt + 1, "#0- +'123456789.*hljztL");
+		if (!fmt[len] || len + 2 > sizeof(spec)) {
+			fputs(fmt, f);	/* no conversion a printf knows: as it is */
+			break;
+		}
+		memcpy(spec, fmt, len + 1);
+		spec[len + 1] = '\0';
+		fmt += len + 1;
+		n = format_one(&val, spec, &aq);
+		if (n < 0) {
+			fputs(spec, f);
+			continue;
+		}
+		put_ctrl_escaped(f, val, n);
+		total += n;
+		free(val);
 	}
-	free(msg);
-	return len;
+	va_end(aq);
+	return total;
 }
 
 int escape__fprintf(FILE *f, const char *fmt, ...)

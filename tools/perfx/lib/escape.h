@@ -13,7 +13,7 @@
  * terminal, a JSON parser or a CSV reader raw.
  */
 
-/* A message with its control characters as \xNN, but its final newline. */
+/* A message whose arguments have their control characters as \xNN, not its format. */
 int escape__vfprintf(FILE *f, const char *fmt, va_list ap) __printf(2, 0);
 int escape__fprintf(FILE *f, const char *fmt, ...) __printf(2, 3);
 /* @s as the inside of a JSON string: valid UTF-8 JSON for any bytes. */

@@ -222,7 +222,7 @@ int evlist__for_each_cpu(struct evlist *evlist, int (*fn)(struct evlist *evlist,
 		affinity__set(&aff, evlist->cpus->map[c]);
 		err = fn(evlist, c, arg);
 	}
-	affinity__cleanup(&aff);
+	affinity__exit(&aff);
 	return err;
 }
 

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "evlist.h"
@@ -240,13 +241,33 @@ const char *parse_events__pmu_root(const struct parse_events_env *env)
 	return env && env->pmu_root ? env->pmu_root : "/sys/bus/event_source/devices";
 }
 
+#define TRACEFS_DIR		"/sys/kernel/tracing"
+#define TRACEFS_DEBUG_DIR	"/sys/kernel/debug/tracing"
+
+/* tracefs, or the debugfs one; one only root may enter is there too */
+static bool tracefs__found(const char *dir)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	return !access(path, F_OK) || errno == EACCES;
+}
+
 const char *parse_events__tracefs(const struct parse_events_env *env)
 {
 	if (env && env->tracefs)
 		return env->tracefs;
-	if (!access("/sys/kernel/tracing/events", F_OK))
-		return "/sys/kernel/tracing/events";
-	return "/sys/kernel/debug/tracing/events";
+	if (!tracefs__found(TRACEFS_DIR) && tracefs__found(TRACEFS_DEBUG_DIR))
+		return TRACEFS_DEBUG_DIR "/events";
+	return TRACEFS_DIR "/events";
+}
+
+/* as perf's tracefs__mount(): where nothing is mounted yet, tracefs is */
+static int tracefs__mount(void)
+{
+	if (tracefs__found(TRACEFS_DIR) || tracefs__found(TRACEFS_DEBUG_DIR))
+		return -EEXIST;
+	return mount("nodev", TRACEFS_DIR, "tracefs", 0, NULL) ? -errno : 0;
 }
 
 struct parser {
@@ -640,8 +661,14 @@ static int parse_tracepoint(struct parser *p, const char *tok, size_t syslen,
 	snprintf(path, sizeof(path), "%s/%.*s/%.*s/id", parse_events__tracefs(p->env),
 		 (int)syslen, tok, (int)namelen, tok + syslen + 1);
 	err = sysfs__read(path, buf, sizeof(buf));
+	if (err == -ENOENT && !(p->env && p->env->tracefs) && !tracefs__mount())
+		err = sysfs__read(path, buf, sizeof(buf));
 	if (err == -ENOENT || err == -ENOTDIR)
 		return parse_error(p, tok, -ENOENT, "unknown tracepoint '%.*s' (no %s)",
+				   (int)(syslen + 1 + namelen), tok, path);
+	if (err == -EACCES)
+		return parse_error(p, tok, err,
+				   "tracepoint '%.*s': permission denied reading %s (tracefs is root's unless mounted with mode=755)",
 				   (int)(syslen + 1 + namelen), tok, path);
 	if (err)
 		return parse_error(p, tok, err, "tracepoint '%.*s': cannot read %s: %s",

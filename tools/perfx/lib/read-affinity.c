@@ -36,49 +36,71 @@ const char *read_affinity__name(enum read_affinity_mode mode)
 
 int read_affinity__init(struct read_affinity *a, enum read_affinity_mode mode)
 {
+	int err;
+
 	memset(a, 0, sizeof(*a));
 	a->mode = mode;
-	if (sched_getaffinity(0, sizeof(a->orig), &a->orig))
-		return -errno;
-	a->cur = a->orig;
+	if (mode == READ_AFFINITY_SYS)
+		return 0;
+	err = cpu_mask__init(&a->orig, 0);
+	if (!err)
+		err = cpu_mask__init(&a->cur, a->orig.nr);
+	if (!err)
+		err = cpu_mask__get_affinity(&a->orig);
+	if (err) {
+		read_affinity__exit(a);
+		return err;
+	}
+	cpu_mask__copy(&a->cur, &a->orig);
 	return 0;
 }
 
 void read_affinity__mask(const struct read_affinity *a, const struct numa_topo *topo,
-			 int cpu, cpu_set_t *mask)
+			 int cpu, struct cpu_mask *mask)
 {
 	int node = numa_topo__node_of(topo, cpu), i;
 
-	CPU_ZERO(mask);
-	if (a->mode == READ_AFFINITY_CPU && cpu >= 0 && cpu < CPU_SETSIZE) {
-		CPU_SET(cpu, mask);
+	CPU_ZERO_S(mask->size, mask->bits);
+	if (a->mode == READ_AFFINITY_CPU) {
+		cpu_mask__set(mask, cpu);
 	} else if (a->mode == READ_AFFINITY_NODE && node >= 0) {
 		const struct cpu_map *cpus = topo->node_cpus[node];
 
 		for (i = 0; i < cpus->nr; i++)
-			if (cpus->map[i] < CPU_SETSIZE)
-				CPU_SET(cpus->map[i], mask);
+			cpu_mask__set(mask, cpus->map[i]);
 	}
-	CPU_AND(mask, mask, &a->orig);
-	if (!CPU_COUNT(mask))
-		*mask = a->orig;
+	cpu_mask__and(mask, &a->orig);
+	if (!cpu_mask__count(mask))
+		cpu_mask__copy(mask, &a->orig);
 }
 
-void read_affinity__move(struct read_affinity *a, const cpu_set_t *mask)
+void read_affinity__move(struct read_affinity *a, const struct cpu_mask *mask)
 {
-	if (a->mode == READ_AFFINITY_SYS || CPU_EQUAL(mask, &a->cur))
+	int err;
+
+	if (a->mode == READ_AFFINITY_SYS || cpu_mask__equal(mask, &a->cur))
 		return;
-	if (sched_setaffinity(0, sizeof(*mask), mask)) {
+	err = cpu_mask__set_affinity(mask);
+	if (err) {
 		if (!a->nr_failed++)
-			a->err = -errno;
+			a->err = err;
 		return;
 	}
-	a->cur = *mask;
+	cpu_mask__copy(&a->cur, mask);
 	a->nr_moves++;
 }
 
 void read_affinity__restore(struct read_affinity *a)
 {
-	if (!CPU_EQUAL(&a->cur, &a->orig) && !sched_setaffinity(0, sizeof(a->orig), &a->orig))
-		a->cur = a->orig;
+	if (a->mode != READ_AFFINITY_SYS && a->cur.bits && !cpu_mask__equal(&a->cur, &a->orig) &&
+	    !cpu_mask__set_affinity(&a->orig))
+		cpu_mask__copy(&a->cur, &a->orig);
+}
+
+void read_affinity__exit(struct read_affinity *a)
+{
+	if (a->orig.bits)
+		read_affinity__restore(a);
+	cpu_mask__exit(&a->orig);
+	cpu_mask__exit(&a->cur);
 }

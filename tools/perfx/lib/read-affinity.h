@@ -2,8 +2,9 @@
 #ifndef __PERFX_READ_AFFINITY_H
 #define __PERFX_READ_AFFINITY_H
 
-#include <sched.h>
 #include <stdbool.h>
+
+#include "cpumap.h"
 
 struct numa_topo;
 
@@ -22,8 +23,8 @@ enum read_affinity_mode {
 
 struct read_affinity {
 	enum read_affinity_mode	mode;
-	cpu_set_t		orig;		/* the CPUs it was given */
-	cpu_set_t		cur;		/* the CPUs it runs on now */
+	struct cpu_mask		orig;		/* the CPUs it was given (not SYS) */
+	struct cpu_mask		cur;		/* the CPUs it runs on now (not SYS) */
 	unsigned long		nr_moves;
 	unsigned long		nr_failed;	/* moves the kernel refused */
 	int			err;		/* the first refusal's -errno */
@@ -33,20 +34,26 @@ struct read_affinity {
 int read_affinity__parse(const char *name, enum read_affinity_mode *mode);
 const char *read_affinity__name(enum read_affinity_mode mode);
 
-/* Remembers the CPUs the thread has now; -errno of sched_getaffinity */
+/*
+ * Remembers the CPUs the thread has now, in sets for every possible CPU
+ * (none in SYS mode, which never moves); -ENOMEM, or -errno of
+ * sched_getaffinity
+ */
 int read_affinity__init(struct read_affinity *a, enum read_affinity_mode mode);
+/* Back to the CPUs it was given, and the sets freed. */
+void read_affinity__exit(struct read_affinity *a);
 /*
  * The mask for reading the ring of @cpu: its node's CPUs or @cpu, within
  * the CPUs the thread was given (perfx under taskset stays there); the
  * CPUs it was given when that leaves none, or in SYS mode.
  */
 void read_affinity__mask(const struct read_affinity *a, const struct numa_topo *topo,
-			 int cpu, cpu_set_t *mask);
+			 int cpu, struct cpu_mask *mask);
 /*
  * Moves the thread to @mask unless it is there already.  A refused move
  * (a CPU gone offline) is counted, not fatal: the ring is read anyway.
  */
-void read_affinity__move(struct read_affinity *a, const cpu_set_t *mask);
+void read_affinity__move(struct read_affinity *a, const struct cpu_mask *mask);
 /* Back to the CPUs it was given. */
 void read_affinity__restore(struct read_affinity *a);
 

@@ -56,8 +56,10 @@ void record_rings__exit(struct record_rings *r)
 		perf_mmap__unmap(&r->rings[i].mmap);
 		aio_map__exit(&r->rings[i].aio);
 	}
-	affinity__cleanup(&r->map_aff);
-	read_affinity__restore(&r->aff);
+	affinity__exit(&r->map_aff);
+	read_affinity__exit(&r->aff);
+	for (i = 0; r->rings && i < r->nr; i++)
+		cpu_mask__exit(&r->rings[i].mask);
 	free(r->rings);
 	free(r->order);
 	free(r->pollfd);
@@ -137,8 +139,12 @@ int record_rings__start(struct record_rings *r, int *bad_idx)
 	err = read_affinity__init(&r->aff, r->opts.affinity);
 	if (err)
 		return err;
-	for (i = 0; i < r->nr; i++)
+	for (i = 0; i < r->nr && r->opts.affinity != READ_AFFINITY_SYS; i++) {
+		err = cpu_mask__init(&r->rings[i].mask, r->aff.orig.nr);
+		if (err)
+			return err;
 		read_affinity__mask(&r->aff, r->topo, r->rings[i].cpu, &r->rings[i].mask);
+	}
 	return r->opts.nr_aio ? record_rings__start_aio(r, bad_idx) : 0;
 }
 

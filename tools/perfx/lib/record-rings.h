@@ -33,7 +33,7 @@ struct record_ring {
 	struct perf_mmap	mmap;
 	int			cpu;
 	int			node;
-	cpu_set_t		mask;		/* the reader's CPUs while reading it */
+	struct cpu_mask		mask;		/* the reader's CPUs reading it (not SYS) */
 	struct aio_map		aio;
 	/* where the kernel put the ring's pages (-1: unknown) */
 	int			pages_here;	/* on the ring's node */

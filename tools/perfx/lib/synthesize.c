@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <stdlib.h>
 
+#include "cpumap.h"
 #include "data.h"
 #include "debug.h"
 #include "synthesize.h"
@@ -112,12 +113,14 @@ int synthesize__threads(struct perfx_writer *w, const struct thread_map *threads
 /* the CPUs this thread may run on */
 static unsigned int nr_cpus(void)
 {
-	cpu_set_t set;
-	int nr;
+	struct cpu_mask set;
+	int nr = 0;
 
-	if (sched_getaffinity(0, sizeof(set), &set))
+	if (cpu_mask__init(&set, 0))
 		return 1;
-	nr = CPU_COUNT(&set);
+	if (!cpu_mask__get_affinity(&set))
+		nr = cpu_mask__count(&set);
+	cpu_mask__exit(&set);
 	return nr > 0 ? nr : 1;
 }
 

@@ -79,6 +79,15 @@ timeout 60 "$PERFX" bench internals inject-build-id -i 1 -m 3 -n 5 --injector fa
 	> "$work/out" 2> "$work/err"
 check test $? = 1 -a "$(grep -c 'Build-id injection failed: false' "$work/out")" = 1
 
+what="-m 0: refused with exit 129, no sanitizer report (perf's run crashes)"
+ib -m 0
+test $? = 129 && grep -q "switch 'm' expects a number of mmaps above 0" "$work/err"
+verdict
+
+what="-m 10: a FINISHED_ROUND (a record without a body) in the stream, no sanitizer report"
+"$PERFX" bench internals inject-build-id -i 1 -m 10 -n 1 > "$work/out" 2> "$work/err"
+check test $? = 0 -a "$(grep -c 'Average' "$work/out")" = 6
+
 what="--seed x: perf's error and exit 129"
 ib --seed x
 test $? = 129 && grep -q -- "--seed" "$work/err"

@@ -337,6 +337,55 @@ failing_allocations()
 	fi
 }
 
+# signal_window - SIGINT that lands between perfx stat's check of it and
+# its wait (a shim raises it just before pause() or sigsuspend()): the
+# wait must still return, the counts print and perfx exit 0
+signal_window()
+{
+	local what="stat -a: SIGINT between the check and the wait still ends it (no lost wakeup)"
+	local shim=$work/sigwindow.so pre rc
+
+	cat > "$work/sigwindow.c" <<'EOF'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <signal.h>
+
+static int raised;
+
+static void window(void)
+{
+	if (!raised++)
+		raise(SIGINT);
+}
+
+int pause(void)
+{
+	window();
+	return ((int (*)(void))dlsym(RTLD_NEXT, "pause"))();
+}
+
+int sigsuspend(const sigset_t *mask)
+{
+	window();
+	return ((int (*)(const sigset_t *))dlsym(RTLD_NEXT, "sigsuspend"))(mask);
+}
+EOF
+	if ! gcc -shared -fPIC -O1 -o "$shim" "$work/sigwindow.c" -ldl 2> "$work/err"; then
+		notok "$what"
+		return
+	fi
+	pre=$shim
+	[ -n "$asan" ] && pre="$asan:$shim"
+	# the shim in perfx only: timeout waits in sigsuspend() too
+	timeout 20 env LD_PRELOAD="$pre" "$PERFX" stat -a -e task-clock > /dev/null 2> "$work/err"
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q 'task-clock' "$work/err" && sanitizer_clean; then
+		ok "$what"
+	else
+		notok "$what (exit $rc)"
+	fi
+}
+
 unprivileged
 targets_exit
 killed_workload
@@ -346,6 +395,7 @@ raw_controls
 cpus_and_modes
 bench_cgroups
 per_event_fallback
+signal_window
 failing_allocations stat -e task-clock,context-switches -x, true
 failing_allocations stat -e '{task-clock,page-faults}' -I 20 sleep 0.05
 failing_allocations list sw

@@ -55,7 +55,11 @@ EOF
 attr_lines=("" "-e cpu-clock" "-e cpu-clock,task-clock" "-a -e cpu-clock" "-C 0 -e cpu-clock"
 	    "-g -e cpu-clock -c 10000" "-F 99 -e cpu-clock" "-a -F 99" "-e sched:sched_switch -a"
 	    "-e sched:sched_switch" "-e cpu-clock:u" "-e {cpu-clock,task-clock}" "-i -e cpu-clock"
-	    "-k mono -e cpu-clock")
+	    "-k mono -e cpu-clock" "--call-graph dwarf,100 -e cpu-clock" "-g --call-graph fp,100"
+	    "--call-graph dwarf -g -a -e cpu-clock" "-a -g" "-a -P -e cpu-clock"
+	    "-a -s -d -R -W --phys-data -e cpu-clock" "-T -s -e {cpu-clock,task-clock}"
+	    "--switch-events --namespaces --sample-cpu -e cpu-clock" "-d -e sched:sched_switch"
+	    "-e cycles" "-e cycles:u,cpu-clock")
 hot_n=300000000
 if [ -n "${RECORD_QUICK:-}" ]; then
 	attr_lines=("" "-a -e cpu-clock" "-e {cpu-clock,task-clock}" "-e sched:sched_switch -a")
@@ -73,6 +77,12 @@ perf_clean()
 }
 # what perfx said it wrote: the N of "(N samples)"
 said_samples() { sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "$work/rec.err"; }
+# hot_loop's first samples in FILE have main() among their callers
+called_from_main()
+{
+	perf script -i "$1" > "$work/script" 2> /dev/null
+	grep -A3 -m 5 'hot_loop' "$work/script" > "$work/hot-callers" && grep -q 'main' "$work/hot-callers"
+}
 top_symbol() { perf report -i "$1" --stdio --sort sym 2> /dev/null | grep -v '^#' | grep -v '^$' | head -1; }
 
 # 1: the attrs of perf record, for a set of command lines
@@ -84,6 +94,100 @@ for args in "${attr_lines[@]}"; do
 	"$PERFX" record -q -o "$work/b.data" $args -- true > /dev/null 2> "$work/err"
 	check diff <(perf evlist -v -i "$work/a.data" 2>&1) <(perf evlist -v -i "$work/b.data" 2>&1)
 done
+
+# 1b: what perf's sampling options record, read back by perf
+"$PERFX" record -q --call-graph dwarf -s --switch-events -e cpu-clock -o "$work/dw.data" \
+	-- "$work/hot" > /dev/null 2> "$work/err"
+what="--call-graph dwarf -s --switch-events: perf report -T reads it without a warning"
+check perf_clean perf report -T --stdio -i "$work/dw.data"
+what="--call-graph dwarf: hot_loop's samples carry the user stack perf unwinds to main"
+check called_from_main "$work/dw.data"
+if perf record -q -e cpu-clock --call-graph lbr -o "$work/lbr.data" -- true > /dev/null 2>&1; then
+	skip "--call-graph lbr without branch stacks: perf's error" "this machine has LBR"
+else
+	"$PERFX" record -e cpu-clock --call-graph lbr -o "$work/lbr.data" -- true > /dev/null 2> "$work/err"
+	rc=$?
+	what="--call-graph lbr without branch stacks: perf's error, exit 255"
+	[ $rc -eq 255 ] && grep -qx "cpu-clock: PMU Hardware or event type doesn't support branch stack sampling." "$work/err"
+	verdict
+fi
+
+# 1c: without a hardware PMU, cycles is cpu-clock with perf's warning
+# (-v); another hardware event is perf's error
+perf record -q -e cycles -o "$work/cyc.data" -- true > /dev/null 2>&1
+if ! perf evlist -i "$work/cyc.data" 2> /dev/null | grep -qx 'cpu-clock'; then
+	skip "cycles without a PMU: perf's fallback" "this machine has a PMU"
+else
+	"$PERFX" record -v -e cycles -o "$work/cyc.data" -- true > /dev/null 2> "$work/err"
+	rc=$?
+	what="cycles without a PMU: cpu-clock, perf's warning with -v, exit 0"
+	[ $rc -eq 0 ] && grep -qx 'perfx: Warning:' "$work/err" &&
+		grep -qx 'The cycles event is not supported, trying to fall back to cpu-clock-ticks' "$work/err"
+	verdict
+fi
+if perf record -q -e instructions -o "$work/ins-perf.data" -- true > /dev/null 2>&1; then
+	skip "instructions without a PMU: perf's error" "this machine has a PMU"
+else
+	"$PERFX" record -e instructions -o "$work/ins.data" -- true > /dev/null 2> "$work/err"
+	rc=$?
+	what="instructions without a PMU: perf's error, exit 255, no file"
+	[ $rc -eq 255 ] && grep -qx 'The instructions event is not supported.' "$work/err" &&
+		[ ! -e "$work/ins.data" ]
+	verdict
+fi
+
+# 1d: targets as perf's: -p wins over -a and -C with perf's warning; no
+# command and no target records every CPU until SIGINT
+for t in "-a SYSTEM" "-C0 CPU"; do
+	sleep 0.3 &
+	"$PERFX" record ${t% *} -p $! -e cpu-clock -o "$work/ap.data" > /dev/null 2> "$work/err"
+	rc=$?
+	what="record ${t% *} -p: perf's 'PID/TID switch overriding ${t#* }', the task recorded"
+	[ $rc -eq 0 ] && [ "$(head -2 "$work/err")" = "Warning:
+PID/TID switch overriding ${t#* }" ] && perf evlist -i "$work/ap.data" > "$work/out" 2> /dev/null &&
+		[ "$(cat "$work/out")" = cpu-clock ]
+	verdict
+done
+sleep 0.3 &
+"$PERFX" record -q -a -p $! -e cpu-clock -o "$work/ap.data" > /dev/null 2> "$work/err"
+what="record -q -a -p: no warning"
+check [ ! -s "$work/err" ]
+"$PERFX" record -e cpu-clock -o "$work/sw.data" > /dev/null 2> "$work/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+what="record with no command: every CPU (perf's dummy:HG) until SIGINT, exit 0"
+[ $rc -eq 0 ] && perf evlist -i "$work/sw.data" 2> /dev/null | grep -qx 'dummy:HG' &&
+	grep -q 'Captured and wrote' "$work/err"
+verdict
+
+# 1e: tracepoints: tracefs mounted where it is not yet (in a mount
+# namespace of the test's own), and a user who may not read it told so
+if ! unshare -m true 2> /dev/null; then
+	skip "tracefs not mounted: perfx mounts it" "no mount namespace here"
+else
+	unshare -m sh -c 'umount /sys/kernel/tracing 2> /dev/null
+		! mountpoint -q /sys/kernel/tracing &&
+		"$1" record -q -e sched:sched_switch -a -o "$2" -- sleep 0.1' sh "$PERFX" \
+		"$work/tf.data" > /dev/null 2> "$work/err"
+	rc=$?
+	what="tracefs not mounted: perfx mounts it at /sys/kernel/tracing and records the tracepoint"
+	[ $rc -eq 0 ] && grep -q 'prev_comm=.*next_pid=' <(perf script -i "$work/tf.data" 2> /dev/null)
+	verdict
+fi
+if ! setpriv --reuid=nobody --regid=nogroup --clear-groups true 2> /dev/null ||
+   setpriv --reuid=nobody --regid=nogroup --clear-groups test -r /sys/kernel/tracing/events/sched/sched_switch/id; then
+	skip "tracefs unreadable: permission denied" "cannot become nobody, or nobody may read tracefs"
+else
+	(cd "$work" && setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$PERFX" record -e sched:sched_switch -o /dev/null -- true) > /dev/null 2> "$work/err"
+	rc=$?
+	what="tracefs unreadable: 'permission denied' naming the file, EACCES, exit 129"
+	[ $rc -eq 129 ] && grep -q "permission denied reading /sys/kernel/tracing/events/sched/sched_switch/id .*(EACCES)" "$work/err"
+	verdict
+fi
 
 # 2: a file, read by every perf tool
 "$PERFX" record -e cpu-clock -F 2000 -o "$work/f.data" -- "$work/hot" > /dev/null 2> "$work/rec.err"
@@ -112,7 +216,7 @@ check grep -q "^# cmdline : .*perfx record -e cpu-clock -F 2000 -o $work/f.data 
 # 3: -g: hot_loop's samples have main() as caller
 "$PERFX" record -q -g -e cpu-clock -o "$work/g.data" -- "$work/hot" > /dev/null 2> "$work/err"
 what="-g: hot_loop is called from main in perf script"
-check grep -A1 'hot_loop' <(perf script -i "$work/g.data" 2> /dev/null) -m 5 | grep -q 'main'
+check called_from_main "$work/g.data"
 
 # 4: tracepoints, file and pipe: their fields print
 "$PERFX" record -q -e sched:sched_switch -a -o "$work/t.data" -- sleep 0.2 2> "$work/err"
@@ -288,9 +392,11 @@ what="lost records, -q: no warning"
 verdict
 
 # 10: bad values: a message, exit 129
-for bad in "-F 0" "-F fast" "-c 0" "-m 0" "-m 3x" "-k bogus" "--num-thread-synthesize 0" \
+for bad in "-F 0" "-F fast" "-c 0" "-m 0" "-m 3x" "-k bogus" "--num-thread-synthesize -1" \
 	   "--proc-map-timeout -1" "--affinity=bogus" "--affinity=" "--aio=9" "--aio=0" "--aio=x" \
-	   "--mmap-flush=abc" "--mmap-flush=-1" "--mmap-flush=1T"; do
+	   "--mmap-flush=abc" "--mmap-flush=-1" "--mmap-flush=1T" "-m 1,x" \
+	   "-m 4294967296" "--call-graph foo" \
+	   "--call-graph dwarf,0" "--call-graph dwarf,65529" "--call-graph fp,x" "--call-graph="; do
 	# shellcheck disable=SC2086
 	"$PERFX" record $bad -o "$work/bad.data" -- true > /dev/null 2> "$work/err"
 	rc=$?
@@ -298,6 +404,41 @@ for bad in "-F 0" "-F fast" "-c 0" "-m 0" "-m 3x" "-k bogus" "--num-thread-synth
 	[ $rc -eq 129 ] && grep -q 'expected' "$work/err" && [ ! -e "$work/bad.data" ]
 	verdict
 done
+
+# a value with a space after its number (strtoul()'s end was not checked)
+for bad in "-m" "--mmap-flush"; do
+	"$PERFX" record "$bad" "2 " -o "$work/bad.data" -- true > /dev/null 2> "$work/err"
+	rc=$?
+	what="record $bad '2 ': refused with exit 129 and the expectation"
+	[ $rc -eq 129 ] && grep -q "^perfx record: $bad '2 ': expected" "$work/err" &&
+		[ ! -e "$work/bad.data" ]
+	verdict
+done
+
+# 11: -m as perf: rounded up to a power of two with perf's words, the
+# second part for AUX; by default perf's size from perf_event_mlock_kb
+ring_pages() { sed -n 's/^perfx: [0-9]* rings of \([0-9]*\) pages.*/\1/p' "$work/err"; }
+"$PERFX" record -v -e cpu-clock -m 3,5 -o "$work/m.data" -- true > /dev/null 2> "$work/err"
+what="-m 3,5: perf's two rounding lines, a ring of 4 data pages and its control page"
+[ "$(grep '^rounding' "$work/err")" = "rounding mmap pages size to 16K (4 pages)
+rounding mmap pages size to 32K (8 pages)" ] && [ "$(ring_pages)" = 5 ] ||
+	[ "$(getconf PAGESIZE)" != 4096 ]
+verdict
+"$PERFX" record -q -v -e cpu-clock -m 3 -o "$work/m.data" -- true > /dev/null 2> "$work/err"
+what="-q -m 3: no rounding line"
+check [ "$(grep -c '^rounding' "$work/err")" = 0 ]
+page_kb=$(( $(getconf PAGESIZE) / 1024 ))
+want=$(( ($(cat /proc/sys/kernel/perf_event_mlock_kb) - page_kb) / page_kb ))
+p=1
+while [ $((p * 2)) -le "$want" ]; do p=$((p * 2)); done
+"$PERFX" record -v -e cpu-clock -o "$work/m.data" -- true > /dev/null 2> "$work/err"
+what="the default ring: perf's $p data pages from perf_event_mlock_kb, and the control page"
+check [ "$(ring_pages)" = $((p + 1)) ]
+"$PERFX" record -q -a -e cpu-clock --num-thread-synthesize=0 -o "$work/n0.data" -- true 2> "$work/err"
+rc=$?
+what="--num-thread-synthesize=0: one thread, as perf"
+[ $rc -eq 0 ] && [ -s "$work/n0.data" ]
+verdict
 
 "$PERFX" record --aio -o - -- true > "$work/out" 2> "$work/err"
 rc=$?

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Proves that CPU lists parse as the kernel prints them, and garbage fails. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,46 @@ static void check_online(const char *data, size_t len, int want_err, const char 
 		       err, buf);
 	cpu_map__put(map);
 	unlink(online);
+}
+
+/*
+ * A machine of 1536 possible CPUs, through a possible file of our own:
+ * its sets have room for CPU 1535, which glibc's cpu_set_t has not
+ */
+static void test_possible(void)
+{
+	char path[] = "/tmp/perfx-test-possible.XXXXXX";
+	struct cpu_mask m = { 0 }, big = { 0 };
+	int fd = mkstemp(path), nr = 0, err;
+
+	if (fd < 0 || write(fd, "0-1535\n", 7) != 7) {
+		tap_skip("possible CPUs from sysfs", "cannot write a possible file");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	err = cpu_map__nr_possible_from(path, &nr);
+	tap_ok(!err && nr == 1536, "possible 0-1535: 1536 CPUs (err %d, %d)", err, nr);
+	unlink(path);
+	err = cpu_mask__init(&big, nr);
+	if (!err)
+		cpu_mask__set(&big, 1535);
+	tap_ok(!err && big.nr >= 1536 && big.size >= 1536 / 8 && cpu_mask__isset(&big, 1535) &&
+	       !cpu_mask__isset(&big, 1534) && cpu_mask__count(&big) == 1,
+	       "a set for 1536 CPUs holds CPU 1535 (err %d, room for %d)", err, big.nr);
+	cpu_mask__set(&big, 1 << 20);
+	tap_ok(cpu_mask__count(&big) == 1, "a CPU beyond its room is not set");
+	cpu_mask__exit(&big);
+	err = cpu_mask__init(&m, 0);
+	if (!err)
+		err = cpu_mask__get_affinity(&m);
+	tap_ok(!err && m.nr >= CPU_SETSIZE && cpu_mask__count(&m) >= 1,
+	       "this machine's possible CPUs: a set of %d, this thread's CPUs in it (err %d)",
+	       m.nr, err);
+	cpu_mask__exit(&m);
+	tap_ok(cpu_map__nr_possible_from("/nonexistent", &nr) == -ENOENT,
+	       "no possible file: -ENOENT");
 }
 
 /*
@@ -256,6 +297,7 @@ int main(void)
 	tap_ok(cpu_map__new_online_from("/tmp", &map) == -EISDIR,
 	       "a directory as the online file is -EISDIR");
 	fuzz();
+	test_possible();
 	tap_ok(cpu_map__new_online_from("/nonexistent", &map) == -ENOENT,
 	       "a missing online file is -ENOENT");
 	tap_ok(!cpu_map__new_online(&map) && map->nr >= 1, "this machine has online CPUs");

@@ -3,7 +3,8 @@
  * Proves how outside strings are written: JSON strings valid for any
  * bytes (quotes, backslashes, control characters, bytes that are not
  * UTF-8, while real UTF-8 passes), CSV fields quoted only when they must
- * be, and messages whose control characters are \xNN but the last newline.
+ * be, and messages whose arguments' control characters are \xNN, not
+ * the format's own newlines.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -40,6 +41,13 @@ static void msg(FILE *f, const char *s)
 	escape__fprintf(f, "cgroup '%s': gone\n", s);
 }
 
+/* the format's newlines and every kind of conversion, beside an outside name */
+static void msg_mixed(FILE *f, const char *s)
+{
+	escape__fprintf(f, "Error:\n%s [%*s|%-3d|%5.2f|%llu|%zu|%c|%%|%.2s]\n", s, 4, "ab", -7,
+			3.14159, 1ULL << 40, (size_t)42, '\t', "xyz");
+}
+
 static void expect(void (*fn)(FILE *, const char *), const char *in, const char *want,
 		   const char *what)
 {
@@ -71,5 +79,8 @@ int main(void)
 	expect(csv, "a::b", "\"a::b\"", "csv: a two-character separator is");
 	expect(msg, "A\x1b[2J\n", "cgroup 'A\\x1b[2J\\x0a': gone\n",
 	       "message: control characters as \\xNN, the final newline kept");
+	expect(msg_mixed, "a\nb",
+	       "Error:\na\\x0ab [  ab|-7 | 3.14|1099511627776|42|\\x09|%|xy]\n",
+	       "message: the format's newlines print, its arguments' are \\xNN");
 	return tap_done();
 }

@@ -122,26 +122,28 @@ static void test_topologies(void)
 	numa_topo__delete(t);
 }
 
-static void mask_str(const cpu_set_t *set, char *buf, size_t size)
+static void mask_str(const struct cpu_mask *set, char *buf, size_t size)
 {
 	size_t len = 0;
 	int c;
 
 	buf[0] = '\0';
-	for (c = 0; c < 64; c++)
-		if (CPU_ISSET(c, set))
+	for (c = 0; c < set->nr && len < size; c++)
+		if (cpu_mask__isset(set, c))
 			len += snprintf(buf + len, size - len, "%s%d", len ? "," : "", c);
 }
 
 static void check_mask(struct read_affinity *a, const struct numa_topo *t, int cpu,
 		       const char *want, const char *what)
 {
-	cpu_set_t set;
+	struct cpu_mask set;
 	char buf[256];
 
+	cpu_mask__init(&set, a->orig.nr);
 	read_affinity__mask(a, t, cpu, &set);
 	mask_str(&set, buf, sizeof(buf));
 	tap_str_eq(buf, want, what);
+	cpu_mask__exit(&set);
 }
 
 static void test_masks(void)
@@ -165,54 +167,67 @@ static void test_masks(void)
 	/* interleaved: node 0 has CPUs 0,2, node 2 has 1,3; CPU 5 has no node */
 	put("online", "0,2\n");
 	put("node0/cpulist", "0,2\n");
-	put("node2/cpulist", "1,3,5\n");
+	put("node2/cpulist", "1,3,5,1500\n");
 	if (numa_topo__new(root, &t)) {
 		tap_skip("--affinity masks", "cannot read the fake topology");
 		return;
 	}
 	t->cpu_node[5] = -1;
 	memset(&a, 0, sizeof(a));
+	/* a machine of 1536 possible CPUs: beyond glibc's 1024 of a cpu_set_t */
+	cpu_mask__init(&a.orig, 1536);
 	for (c = 0; c < 5; c++)
-		CPU_SET(c, &a.orig);	/* given CPUs 0-4 */
+		cpu_mask__set(&a.orig, c);	/* given CPUs 0-4 */
 	a.mode = READ_AFFINITY_NODE;
 	check_mask(&a, t, 2, "0,2", "node: the ring of CPU 2 is read on node 0's CPUs");
-	check_mask(&a, t, 3, "1,3", "node: CPU 5 is not among the CPUs given, so 1,3");
+	check_mask(&a, t, 3, "1,3", "node: CPUs 5 and 1500 are not among the CPUs given, so 1,3");
 	check_mask(&a, t, 5, "0,1,2,3,4", "node: a CPU of no node is read anywhere given");
 	a.mode = READ_AFFINITY_CPU;
 	check_mask(&a, t, 3, "3", "cpu: the ring of CPU 3 is read on CPU 3");
 	check_mask(&a, t, 7, "0,1,2,3,4", "cpu: CPU 7, not given: anywhere given");
+	cpu_mask__set(&a.orig, 1500);
+	check_mask(&a, t, 1500, "1500", "cpu: the ring of CPU 1500 is read on CPU 1500");
+	a.mode = READ_AFFINITY_NODE;
+	check_mask(&a, t, 1, "1,3,1500", "node: CPU 1500, given, is among node 2's");
 	a.mode = READ_AFFINITY_SYS;
-	check_mask(&a, t, 3, "0,1,2,3,4", "sys: anywhere given");
+	check_mask(&a, t, 3, "0,1,2,3,4,1500", "sys: anywhere given");
+	cpu_mask__exit(&a.orig);
 	numa_topo__delete(t);
 	clean();
 }
 
 static int current_cpus(char *buf, size_t size)
 {
-	cpu_set_t set;
+	struct cpu_mask set;
+	int err;
 
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return -errno;
-	mask_str(&set, buf, size);
-	return 0;
+	err = cpu_mask__init(&set, 0);
+	if (!err)
+		err = cpu_mask__get_affinity(&set);
+	if (!err)
+		mask_str(&set, buf, size);
+	cpu_mask__exit(&set);
+	return err;
 }
 
 /* moves, observed with sched_getaffinity(): only when the mask changes */
 static void test_moves(void)
 {
 	struct read_affinity a;
-	cpu_set_t orig, m0, m1;
-	char buf[256];
+	struct cpu_mask m0, m1;
+	char orig[256], buf[256];
 
-	sched_getaffinity(0, sizeof(orig), &orig);
-	if (!CPU_ISSET(0, &orig) || !CPU_ISSET(1, &orig)) {
+	current_cpus(orig, sizeof(orig));
+	cpu_mask__init(&m0, 0);
+	cpu_mask__init(&m1, 0);
+	cpu_mask__get_affinity(&m0);
+	if (!cpu_mask__isset(&m0, 0) || !cpu_mask__isset(&m0, 1)) {
 		tap_skip("the reader's moves", "needs CPUs 0 and 1");
-		return;
+		goto out;
 	}
-	CPU_ZERO(&m0);
-	CPU_SET(0, &m0);
-	CPU_ZERO(&m1);
-	CPU_SET(1, &m1);
+	CPU_ZERO_S(m0.size, m0.bits);
+	cpu_mask__set(&m0, 0);
+	cpu_mask__set(&m1, 1);
 	read_affinity__init(&a, READ_AFFINITY_CPU);
 	read_affinity__move(&a, &m0);
 	current_cpus(buf, sizeof(buf));
@@ -224,22 +239,28 @@ static void test_moves(void)
 	current_cpus(buf, sizeof(buf));
 	tap_ok(!strcmp(buf, "1") && a.nr_moves == 2, "moved to CPU 1 (on %s, %lu moves)", buf,
 	       a.nr_moves);
-	read_affinity__restore(&a);
-	tap_ok(!sched_getaffinity(0, sizeof(m0), &m0) && CPU_EQUAL(&m0, &orig),
-	       "restored to the CPUs it was given");
+	read_affinity__exit(&a);
+	current_cpus(buf, sizeof(buf));
+	tap_str_eq(buf, orig, "restored to the CPUs it was given");
 
 	read_affinity__init(&a, READ_AFFINITY_SYS);
 	read_affinity__move(&a, &m1);
-	sched_getaffinity(0, sizeof(m0), &m0);
-	tap_ok(a.nr_moves == 0 && CPU_EQUAL(&m0, &orig), "sys: never moves");
+	current_cpus(buf, sizeof(buf));
+	tap_ok(a.nr_moves == 0 && !strcmp(buf, orig) && !a.orig.bits,
+	       "sys: never moves, holds no CPU set");
+	read_affinity__exit(&a);
 
-	CPU_ZERO(&m1);
-	CPU_SET(CPU_SETSIZE - 1, &m1);
+	CPU_ZERO_S(m1.size, m1.bits);
+	cpu_mask__set(&m1, m1.nr - 1);
 	read_affinity__init(&a, READ_AFFINITY_CPU);
 	read_affinity__move(&a, &m1);
 	tap_ok(a.nr_moves == 0 && a.nr_failed == 1 && a.err == -EINVAL,
 	       "a CPU the kernel refuses: counted, -EINVAL (failed %lu, err %d)", a.nr_failed,
 	       a.err);
+	read_affinity__exit(&a);
+out:
+	cpu_mask__exit(&m0);
+	cpu_mask__exit(&m1);
 }
 
 /* memory bound to node 0: the policy and the pages, as the kernel says */

@@ -229,6 +229,18 @@ for arg in --help -h help; do
 		notok "perfx $arg prints the command list and exits 0, as perf $arg"
 	fi
 done
+# perfx --version, -v and version: one line on stdout, exit 0, as perf's
+for arg in --version -v version; do
+	run ver "$arg"
+	if [ "$(cat "$work/ver.rc")" = 0 ] && [ ! -s "$work/ver.err" ] &&
+	   grep -qx 'perfx version [0-9][0-9.]*[a-z.]*' "$work/ver.out" && [ "$(wc -l < "$work/ver.out")" = 1 ] &&
+	   { [ -z "$have_perf" ] || grep -qx 'perf version [0-9.]*' "$work/ver.perf.out"; }; then
+		ok "perfx $arg prints 'perfx version X' and exits 0, as perf $arg"
+	else
+		notok "perfx $arg prints 'perfx version X' and exits 0, as perf $arg"
+		head -3 "$work/ver.out" "$work/ver.err" | sed 's/^/#   /'
+	fi
+done
 run nosuch nosuch
 if [ "$(cat "$work/nosuch.rc")" = 1 ] && grep -q "See 'perfx --help'" "$work/nosuch.err" &&
    { [ -z "$have_perf" ] || [ "$(cat "$work/nosuch.perf.rc")" = 1 ]; }; then
