@@ -348,6 +348,13 @@ done
 # 9: synthesis: the same records for 1 and 4 threads
 sleepers=
 for i in 1 2 3 4 5 6; do sleep 60 & sleepers="$sleepers $!"; done
+# still only once each has exec'd: a forked shell's COMM and maps change
+for pid in $sleepers; do
+	for i in $(seq 100); do
+		[ "$(cat /proc/$pid/comm 2> /dev/null)" = sleep ] && break
+		sleep 0.05
+	done
+done
 synth_of() { perf script -i "$1" --show-task-events --show-mmap-events 2> /dev/null |
 	     grep -E " ($(echo $sleepers | tr ' ' '|'))/" | grep ' 0.000000: ' | sort; }
 "$PERFX" record -q -a -e cpu-clock --num-thread-synthesize 1 -o "$work/n1.data" -- true 2> "$work/err"

@@ -4,8 +4,10 @@
 # golden comparisons against perf's recorded outputs, the error paths,
 # perfx list and the usage texts against the machine's perf, perfx inject
 # against perf inject (tests/inject.sh), perfx record against perf
-# (tests/record.sh), the header features and records it writes beside
-# perf's (tests/record-header.sh), and its --affinity and --aio watched
+# (tests/record.sh), on a host busy with 3,000 threads
+# (tests/record-load.sh) and into every kind of output path
+# (tests/output-paths.sh), the header features and records it writes
+# beside perf's (tests/record-header.sh), and its --affinity and --aio watched
 # from outside (tests/record-numa.sh), perfx's own benchmark options (tests/bench.sh),
 # a libFuzzer smoke run of the perf.data reader, the live interop
 # comparisons with perf, and BPF mode against the other cgroup modes on
@@ -16,8 +18,8 @@
 # XFAIL cases), said on the line before.  Exits non-zero if anything failed.
 #
 # env (set by `make test`): PERFX (sanitizer build), PERFX_PLAIN (the
-# normal build), FAKECOUNT (the counting shim), FAILALLOC (the
-# malloc-failing shim), TESTBIN (unit test binaries), FUZZER (the
+# normal build), SYNTH_POPULATION (a still population of threads),
+# FAKECOUNT (the counting shim), FAILALLOC (the malloc-failing shim), TESTBIN (unit test binaries), FUZZER (the
 # reader's libFuzzer target, if clang built it)
 set -uo pipefail
 
@@ -68,6 +70,7 @@ suite usage "$here/usage.sh"
 suite inject "$here/inject.sh"
 suite record "$here/record.sh"
 suite output-paths "$here/output-paths.sh"
+suite record-load "$here/record-load.sh"
 suite record-header "$here/record-header.sh"
 suite record-numa "$here/record-numa.sh"
 suite bench "$here/bench.sh"
