@@ -425,6 +425,7 @@ static void test_attr_size(void)
 {
 	struct perf_event_attr attr = { .size = PERF_ATTR_SIZE_VER5, .sample_type = sample_type };
 	struct perfx_header h = { 0 };
+	struct perf_event_header ev;
 	struct perf_file_header fh;
 	struct buf f, p;
 	__u64 id = 7;
@@ -439,9 +440,12 @@ static void test_attr_size(void)
 	       "a 112-byte attr is written in a 112-byte slot (attr_size %llu, attr.size %u)",
 	       (unsigned long long)fh.attr_size, size);
 	p = write_header(&h, true);
+	memcpy(&ev, p.p + 16, sizeof(ev));
 	memcpy(&size, p.p + 16 + 8 + offsetof(struct perf_event_attr, size), 4);
-	tap_ok(p.len == 16 + 8 + PERF_ATTR_SIZE_VER5 + 8 && size == PERF_ATTR_SIZE_VER5,
-	       "a pipe's HEADER_ATTR keeps the 112-byte attr (%zu bytes, attr.size %u)", p.len, size);
+	tap_ok(ev.type == PERF_RECORD_HEADER_ATTR && ev.size == 8 + PERF_ATTR_SIZE_VER5 + 8 &&
+	       size == PERF_ATTR_SIZE_VER5,
+	       "a pipe's HEADER_ATTR keeps the 112-byte attr (record of %u bytes, attr.size %u)",
+	       ev.size, size);
 	free(f.p);
 	free(p.p);
 	perfx_header__exit(&h);
