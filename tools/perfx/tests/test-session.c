@@ -240,28 +240,19 @@ static void test_odd_sizes(void)
 	free(b.p);
 }
 
-/* A file-mode perf.data through the writer: header, 1 attr, data, a feature. */
-static struct buf file_stream(void)
+/* @h written as a file (@pipe: a pipe with HEADER_ATTRs), then @data's records */
+static struct buf write_header(struct perfx_header *h, bool pipe, const struct buf *data)
 {
-	struct perfx_header h = { 0 };
-	struct perfx_attr_init {
-		struct perf_event_attr attr;
-	} a = { { .size = sizeof(a.attr), .sample_type = sample_type } };
+	size_t len = data ? data->len : 0;
+	struct buf out = { NULL, 0, 0 };
 	struct perfx_writer w;
-	struct buf data = { NULL, 0, 0 }, out = { NULL, 0, 0 };
-	__u64 id = 7;
-	int fd;
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 
-	put_sample(&data, 0x4000);
-	put_sample(&data, 0x5000);
-	if (perfx_header__add_attr(&h, &a, sizeof(a), &id, 1) ||
-	    perfx_header__set_feature(&h, 3, "host\0\0\0\0", 8))
-		abort();
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0 || perfx_writer__init(&w, fd, "out") ||
-	    perfx_header__write_file_start(&h, &w) ||
-	    perfx_writer__write(&w, data.p, data.len) ||
-	    perfx_header__write_file_finish(&h, &w, data.len))
+	    (pipe ? perfx_header__write_pipe(h, &w, true) :
+		    perfx_header__write_file_start(h, &w)) ||
+	    (len && perfx_writer__write(&w, data->p, len)) ||
+	    (pipe ? perfx_writer__flush(&w) : perfx_header__write_file_finish(h, &w, len)))
 		abort();
 	out.len = w.pos;
 	out.p = malloc(out.len);
@@ -269,6 +260,25 @@ static struct buf file_stream(void)
 		abort();
 	close(fd);
 	perfx_writer__exit(&w);
+	return out;
+}
+
+/* A file-mode perf.data through the writer: header, 1 attr, data, a feature. */
+static struct buf file_stream(void)
+{
+	struct perfx_header h = { 0 };
+	struct perfx_attr_init {
+		struct perf_event_attr attr;
+	} a = { { .size = sizeof(a.attr), .sample_type = sample_type } };
+	struct buf data = { NULL, 0, 0 }, out;
+	__u64 id = 7;
+
+	put_sample(&data, 0x4000);
+	put_sample(&data, 0x5000);
+	if (perfx_header__add_attr(&h, &a, sizeof(a), &id, 1) ||
+	    perfx_header__set_feature(&h, 3, "host\0\0\0\0", 8))
+		abort();
+	out = write_header(&h, false, &data);
 	perfx_header__exit(&h);
 	free(data.p);
 	return out;
@@ -399,27 +409,6 @@ static void test_later_features(void)
 	free(f.p);
 }
 
-/* @h written as a file (@pipe: a pipe with HEADER_ATTRs) and no data */
-static struct buf write_header(struct perfx_header *h, bool pipe)
-{
-	struct perfx_writer w;
-	struct buf out = { NULL, 0, 0 };
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-
-	if (fd < 0 || perfx_writer__init(&w, fd, "out") ||
-	    (pipe ? perfx_header__write_pipe(h, &w, true) || perfx_writer__flush(&w) :
-		    perfx_header__write_file_start(h, &w) ||
-		    perfx_header__write_file_finish(h, &w, 0)))
-		abort();
-	out.len = w.pos;
-	out.p = malloc(out.len);
-	if (!out.p || pread(fd, out.p, out.len, 0) != (ssize_t)out.len)
-		abort();
-	close(fd);
-	perfx_writer__exit(&w);
-	return out;
-}
-
 /* attrs are written at the size they were read, however large this build's are */
 static void test_attr_size(void)
 {
@@ -433,13 +422,13 @@ static void test_attr_size(void)
 
 	if (perfx_header__add_attr(&h, &attr, PERF_ATTR_SIZE_VER5, &id, 1))
 		abort();
-	f = write_header(&h, false);
+	f = write_header(&h, false, NULL);
 	memcpy(&fh, f.p, sizeof(fh));
 	memcpy(&size, f.p + fh.attrs.offset + offsetof(struct perf_event_attr, size), 4);
 	tap_ok(fh.attr_size == PERF_ATTR_SIZE_VER5 + 16 && size == PERF_ATTR_SIZE_VER5,
 	       "a 112-byte attr is written in a 112-byte slot (attr_size %llu, attr.size %u)",
 	       (unsigned long long)fh.attr_size, size);
-	p = write_header(&h, true);
+	p = write_header(&h, true, NULL);
 	memcpy(&ev, p.p + 16, sizeof(ev));
 	memcpy(&size, p.p + 16 + 8 + offsetof(struct perf_event_attr, size), 4);
 	tap_ok(ev.type == PERF_RECORD_HEADER_ATTR && ev.size == 8 + PERF_ATTR_SIZE_VER5 + 8 &&
