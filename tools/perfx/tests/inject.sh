@@ -37,8 +37,6 @@ nsamples() { perf report -i "$1" --stdio 2> /dev/null | sed -n 's/^# Samples: \(
 bids() { perf buildid-list -i "$1" 2> /dev/null | grep -v -e '\[kernel.kallsyms\]' -e '\[vdso\]' | sort -u; }
 
 check() { if "$@"; then ok "$what"; else notok "$what"; fi; }
-# after a compound condition (A && B): its status decides, not A's alone
-verdict() { if [ $? -eq 0 ]; then ok "$what"; else notok "$what"; fi; }
 
 what="pipe to pipe: perf report reads perfx inject -b as it reads perf inject -b"
 perf inject -b < "$work/p.pipe" > "$work/perf.pipe" 2> /dev/null

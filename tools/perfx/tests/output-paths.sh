@@ -16,8 +16,6 @@ tap_init output-paths
 tap_workdir
 cd "$work" || exit 1
 check() { if "$@"; then ok "$what"; else notok "$what"; fi; }
-# after a compound condition (A && B): its status decides, not A's alone
-verdict() { if [ $? -eq 0 ]; then ok "$what"; else notok "$what"; fi; }
 export ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$work/san" UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$work/san"
 
 if ! "$PERFX" record -q -e cpu-clock -o probe.data -- true 2> err; then

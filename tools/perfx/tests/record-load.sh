@@ -24,8 +24,6 @@ cleanup()
 trap cleanup EXIT
 tap_diag() { sed 's/^/#   /' "$work/err" | head -12; }
 check() { if "$@"; then ok "$what"; else notok "$what"; fi; }
-# after a compound condition (A && B): its status decides, not A's alone
-verdict() { if [ $? -eq 0 ]; then ok "$what"; else notok "$what"; fi; }
 export ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$work/san" UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$work/san"
 perf_clean()
 {

@@ -27,8 +27,6 @@ trap cleanup EXIT
 tap_diag() { sed 's/^/#   /' "$work/err" | head -12; }
 export ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$work/san" UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$work/san"
 check() { if "$@"; then ok "$what"; else notok "$what"; fi; }
-# after a compound condition (A && B): its status decides, not A's alone
-verdict() { if [ $? -eq 0 ]; then ok "$what"; else notok "$what"; fi; }
 
 event=syscalls:sys_enter_lseek
 if ! command -v perf > /dev/null; then

@@ -27,8 +27,6 @@ tap_diag() { sed 's/^/#   /' "$work/err" | head -12; }
 # every sanitizer report of every run, whatever its stderr went to
 export ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$work/san" UBSAN_OPTIONS="$UBSAN_OPTIONS:log_path=$work/san"
 check() { if "$@"; then ok "$what"; else notok "$what"; fi; }
-# after a compound condition (A && B): its status decides, not A's alone
-verdict() { if [ $? -eq 0 ]; then ok "$what"; else notok "$what"; fi; }
 
 if ! command -v perf > /dev/null ||
    ! perf record -q -e cpu-clock -o "$work/probe.data" -- true > /dev/null 2> "$work/err"; then

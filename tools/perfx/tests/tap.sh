@@ -3,6 +3,9 @@
 #
 #   . tap.sh; tap_init NAME
 #   ok DESC; notok DESC; skip DESC REASON   TAP lines "ok N - NAME: DESC"
+#   A && B; verdict                         ok or notok "$what" by the status
+#                                           of the whole chain (check A && B
+#                                           would decide by A alone)
 #   sanitizer_clean [FILE...]               no ASan/LSan/UBSan report in
 #                                           FILEs (default: $work/err)
 #   tap_workdir                             $work, a directory removed at
@@ -38,6 +41,8 @@ notok()
 }
 
 skip() { n=$((n + 1)); echo "ok $n - $tap_name: $1 # SKIP $2"; }
+
+verdict() { if [ $? -eq 0 ]; then ok "$what"; else notok "$what"; fi; }
 
 sanitizer_clean()
 {
