@@ -6,33 +6,6 @@
 
 struct perfx_header;
 
-/* perf's header feature ids (util/header.h) that a recording writes */
-enum {
-	HEADER_HOSTNAME		= 3,
-	HEADER_OSRELEASE	= 4,
-	HEADER_VERSION		= 5,
-	HEADER_ARCH		= 6,
-	HEADER_NRCPUS		= 7,
-	HEADER_CPUDESC		= 8,
-	HEADER_CPUID		= 9,
-	HEADER_TOTAL_MEM	= 10,
-	HEADER_CMDLINE		= 11,
-	HEADER_EVENT_DESC	= 12,
-	HEADER_CPU_TOPOLOGY	= 13,
-	HEADER_NUMA_TOPOLOGY	= 14,
-	HEADER_PMU_MAPPINGS	= 16,
-	HEADER_GROUP_DESC	= 17,
-	HEADER_CACHE		= 20,
-	HEADER_SAMPLE_TIME	= 21,
-	HEADER_MEM_TOPOLOGY	= 22,
-	HEADER_CLOCKID		= 23,
-	HEADER_BPF_PROG_INFO	= 25,
-	HEADER_BPF_BTF		= 26,
-	HEADER_CPU_PMU_CAPS	= 28,
-	HEADER_CLOCK_DATA	= 29,
-	HEADER_PMU_CAPS		= 31,
-};
-
 /*
  * A body being built: perf's do_write() and do_write_string() formats,
  * strings as a u32 length (the NUL included, padded to 64) and the bytes.
