@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The header features that describe the recording machine, in perf's
- * formats (util/header.c's write_*() functions).
+ * The header features: one table of them all, as perf's feat_ops
+ * (util/header.c), and the bodies of those that describe the recording
+ * machine and the recording, in perf's formats (its write_*() functions).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,8 @@
 #endif
 
 #include "cpumap.h"
+#include "data.h"
+#include "debug.h"
 #include "feature.h"
 #include "header.h"
 #include "sysfs.h"
@@ -807,4 +811,130 @@ int feature__add_machine(struct perfx_header *h, const char *version, int argc,
 	if (!err)
 		err = add_bpf(h);
 	return err;
+}
+
+/* The BUILD_ID feature is a table of HEADER_BUILD_ID records: check each size. */
+static int check_build_id_table(const char *name, const void *body, size_t size, __u64 pos)
+{
+	struct perf_event_header eh;
+	size_t off = 0;
+
+	while (off < size) {
+		if (size - off < sizeof(eh))
+			eh.size = 0;
+		else
+			memcpy(&eh, (const char *)body + off, sizeof(eh));
+		if (eh.size < PERFX_BUILD_ID_RECORD_MIN || eh.size > size - off) {
+			pr_err("%s: byte offset %llu: BUILD_ID feature entry of size %u: expected %d..%zu bytes (EINVAL)\n",
+			       name, (unsigned long long)(pos + off), eh.size,
+			       PERFX_BUILD_ID_RECORD_MIN, size - off);
+			return -EINVAL;
+		}
+		off += eh.size;
+	}
+	return 0;
+}
+
+/*
+ * The BUILD_ID table's entries are HEADER_BUILD_ID records but for the
+ * type, which perf leaves 0 in a file; check_build_id_table() checked
+ * their sizes.
+ */
+static int write_build_id_records(const void *body, size_t size, struct perfx_writer *w)
+{
+	const char *p = body;
+	size_t off = 0;
+	int err = 0;
+
+	while (off < size && !err) {
+		struct perf_event_header eh;
+
+		memcpy(&eh, p + off, sizeof(eh));
+		eh.type = PERF_RECORD_HEADER_BUILD_ID;
+		err = perfx_writer__write(w, &eh, sizeof(eh));
+		if (!err)
+			err = perfx_writer__write(w, p + off + sizeof(eh), eh.size - sizeof(eh));
+		off += eh.size;
+	}
+	return err;
+}
+
+/*
+ * perf's TRACING_DATA record: a 12-byte record saying how many bytes
+ * follow it, outside its size: the data, padded to 8.
+ */
+static int write_tracing_data_record(const void *body, size_t size, struct perfx_writer *w)
+{
+	static const char zeros[8];
+	size_t aligned = (size + 7) & ~(size_t)7;
+	struct {
+		struct perf_event_header header;
+		__u32 size;
+	} __attribute__((packed)) td = {
+		{ PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(td) }, aligned,
+	};
+	int err;
+
+	err = perfx_writer__write(w, &td, sizeof(td));
+	if (!err)
+		err = perfx_writer__write(w, body, size);
+	return err ? err : perfx_writer__write(w, zeros, aligned - size);
+}
+
+/* a HEADER_FEATURE record's u16 size, less its header and feature id */
+#define FEATURE_RECORD_MAX	(0xffff - sizeof(struct perf_event_header) - sizeof(__u64))
+
+/* perf's FEAT_OPR: a HEADER_FEATURE record in a pipe too */
+#define FEAT_OPR(n, ...)	[HEADER_##n] = { .name = #n, .pipe = FEATURE_PIPE_RECORD,	\
+						 .pipe_max = FEATURE_RECORD_MAX, ##__VA_ARGS__ }
+/* perf's FEAT_OPN: not a HEADER_FEATURE record */
+#define FEAT_OPN(n, ...)	[HEADER_##n] = { .name = #n, ##__VA_ARGS__ }
+
+/*
+ * Every feature perf 6.1 knows, by id.  Those without a write callback
+ * are written by their feature__add_*() (the recording's), by perfx
+ * record and inject (TRACING_DATA, BUILD_ID, AUXTRACE), or only passed
+ * on from an input.
+ */
+static const struct feature_ops feature_ops[HEADER_LAST_FEATURE] = {
+	FEAT_OPN(TRACING_DATA,	.pipe = FEATURE_PIPE_OWN, .pipe_max = UINT32_MAX & ~7U,
+		 .write_pipe = write_tracing_data_record),
+	FEAT_OPN(BUILD_ID,	.pipe = FEATURE_PIPE_OWN, .pipe_max = SIZE_MAX,
+		 .check = check_build_id_table, .write_pipe = write_build_id_records),
+	FEAT_OPR(HOSTNAME),
+	FEAT_OPR(OSRELEASE),
+	FEAT_OPR(VERSION),
+	FEAT_OPR(ARCH),
+	FEAT_OPR(NRCPUS),
+	FEAT_OPR(CPUDESC),
+	FEAT_OPR(CPUID),
+	FEAT_OPR(TOTAL_MEM),
+	FEAT_OPR(CMDLINE),
+	FEAT_OPR(EVENT_DESC),
+	FEAT_OPR(CPU_TOPOLOGY),
+	FEAT_OPR(NUMA_TOPOLOGY),
+	FEAT_OPN(BRANCH_STACK),
+	FEAT_OPR(PMU_MAPPINGS),
+	FEAT_OPR(GROUP_DESC),
+	FEAT_OPN(AUXTRACE),
+	FEAT_OPN(STAT),
+	FEAT_OPN(CACHE),
+	FEAT_OPR(SAMPLE_TIME),
+	FEAT_OPR(MEM_TOPOLOGY),
+	FEAT_OPR(CLOCKID),
+	FEAT_OPN(DIR_FORMAT),
+	FEAT_OPR(BPF_PROG_INFO),
+	FEAT_OPR(BPF_BTF),
+	FEAT_OPR(COMPRESSED),
+	FEAT_OPR(CPU_PMU_CAPS),
+	FEAT_OPR(CLOCK_DATA),
+	FEAT_OPN(HYBRID_TOPOLOGY),
+	FEAT_OPR(PMU_CAPS),
+};
+
+const struct feature_ops *feature__ops(__u64 id)
+{
+	if (id >= HEADER_LAST_FEATURE || !feature_ops[id].name)
+		return NULL;
+	return &feature_ops[id];
 }
