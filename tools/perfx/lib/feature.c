@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The header features that describe the recording machine, in perf's
- * formats (util/header.c's write_*() functions).
+ * The header features: one table of them all, as perf's feat_ops
+ * (util/header.c), and the bodies of those that describe the recording
+ * machine and the recording, in perf's formats (its write_*() functions).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +22,12 @@
 #endif
 
 #include "cpumap.h"
+#include "data.h"
+#include "debug.h"
 #include "feature.h"
 #include "header.h"
 #include "sysfs.h"
+#include "util.h"
 
 #define NAME_ALIGN	64
 #define PMU_SYSFS	"/sys/bus/event_source/devices"
@@ -97,27 +102,36 @@ int feature_buf__commit(struct feature_buf *b, struct perfx_header *h, int id)
 	return err;
 }
 
-static int add_string(struct perfx_header *h, int id, const char *s)
-{
-	struct feature_buf b = { 0 };
-
-	feature_buf__string(&b, s);
-	return feature_buf__commit(&b, h, id);
-}
-
-static int add_uname(struct perfx_header *h)
+/* the string at @off in uname(2)'s struct utsname */
+static int write_uname(struct feature_buf *b, size_t off)
 {
 	struct utsname u;
-	int err;
 
 	if (uname(&u))
-		return 0;
-	err = add_string(h, HEADER_HOSTNAME, u.nodename);
-	if (!err)
-		err = add_string(h, HEADER_OSRELEASE, u.release);
-	if (!err)
-		err = add_string(h, HEADER_ARCH, u.machine);
-	return err;
+		return FEATURE_SKIP;
+	feature_buf__string(b, (const char *)&u + off);
+	return 0;
+}
+
+static int write_hostname(struct feature_buf *b, const struct feature_env *env __maybe_unused)
+{
+	return write_uname(b, offsetof(struct utsname, nodename));
+}
+
+static int write_osrelease(struct feature_buf *b, const struct feature_env *env __maybe_unused)
+{
+	return write_uname(b, offsetof(struct utsname, release));
+}
+
+static int write_arch(struct feature_buf *b, const struct feature_env *env __maybe_unused)
+{
+	return write_uname(b, offsetof(struct utsname, machine));
+}
+
+static int write_version(struct feature_buf *b, const struct feature_env *env)
+{
+	feature_buf__string(b, env->version);
+	return 0;
 }
 
 /* the highest CPU number in a list file, + 1 */
@@ -133,30 +147,29 @@ static int nr_cpus_in(const char *path)
 	return nr;
 }
 
-static int add_nrcpus(struct perfx_header *h)
+static int write_nrcpus(struct feature_buf *b, const struct feature_env *env __maybe_unused)
 {
-	struct feature_buf b = { 0 };
 	int avail = nr_cpus_in("/sys/devices/system/cpu/present");
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (avail < 0 || online < 0)
-		return 0;
-	feature_buf__u32(&b, avail);
-	feature_buf__u32(&b, online);
-	return feature_buf__commit(&b, h, HEADER_NRCPUS);
+		return FEATURE_SKIP;
+	feature_buf__u32(b, avail);
+	feature_buf__u32(b, online);
+	return 0;
 }
 
 /* "model name : AMD  EPYC" as perf has it: "AMD EPYC" */
-static int add_cpudesc(struct perfx_header *h)
+static int write_cpudesc(struct feature_buf *b, const struct feature_env *env __maybe_unused)
 {
 	char *line = NULL, *s, *d;
+	int ret = FEATURE_SKIP;
 	size_t alloc = 0;
-	int err = 0;
 	FILE *f;
 
 	f = fopen("/proc/cpuinfo", "r");
 	if (!f)
-		return 0;
+		return FEATURE_SKIP;
 	while (getline(&line, &alloc, f) > 0) {
 		if (strncmp(line, "model name", 10) || !(s = strchr(line, ':')))
 			continue;
@@ -168,29 +181,30 @@ static int add_cpudesc(struct perfx_header *h)
 		while (d > line && d[-1] == ' ')
 			d--;
 		*d = '\0';
-		err = add_string(h, HEADER_CPUDESC, line);
+		feature_buf__string(b, line);
+		ret = 0;
 		break;
 	}
 	free(line);
 	fclose(f);
-	return err;
+	return ret;
 }
 
 /* perf's x86 get_cpuid(): "GenuineIntel,6,85,7" */
-static int add_cpuid(struct perfx_header *h)
+static int write_cpuid(struct feature_buf *fb, const struct feature_env *env __maybe_unused)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned int a, b, c, d, family, model;
 	char vendor[13], buf[64];
 
 	if (!__get_cpuid(0, &a, &b, &c, &d))
-		return 0;
+		return FEATURE_SKIP;
 	memcpy(vendor, &b, 4);
 	memcpy(vendor + 4, &d, 4);
 	memcpy(vendor + 8, &c, 4);
 	vendor[12] = '\0';
 	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return 0;
+		return FEATURE_SKIP;
 	family = (a >> 8) & 0xf;
 	model = (a >> 4) & 0xf;
 	if (family == 0xf)
@@ -198,10 +212,11 @@ static int add_cpuid(struct perfx_header *h)
 	if (family >= 0x6)
 		model += ((a >> 16) & 0xf) << 4;
 	snprintf(buf, sizeof(buf), "%s,%u,%u,%u", vendor, family, model, a & 0xf);
-	return add_string(h, HEADER_CPUID, buf);
-#else
-	(void)h;
+	feature_buf__string(fb, buf);
 	return 0;
+#else
+	(void)fb;
+	return FEATURE_SKIP;
 #endif
 }
 
@@ -228,31 +243,29 @@ static int meminfo_kb(const char *path, const char *name, __u64 *kb)
 	return err;
 }
 
-static int add_total_mem(struct perfx_header *h)
+static int write_total_mem(struct feature_buf *b, const struct feature_env *env __maybe_unused)
 {
-	struct feature_buf b = { 0 };
 	__u64 kb;
 
 	if (meminfo_kb("/proc/meminfo", "MemTotal", &kb))
-		return 0;
-	feature_buf__u64(&b, kb);
-	return feature_buf__commit(&b, h, HEADER_TOTAL_MEM);
+		return FEATURE_SKIP;
+	feature_buf__u64(b, kb);
+	return 0;
 }
 
-static int add_cmdline(struct perfx_header *h, int argc, const char **argv)
+static int write_cmdline(struct feature_buf *b, const struct feature_env *env)
 {
-	struct feature_buf b = { 0 };
 	char exe[PATH_MAX];
 	ssize_t n;
 	int i;
 
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[n < 0 ? 0 : n] = '\0';
-	feature_buf__u32(&b, argc + 1);
-	feature_buf__string(&b, exe);
-	for (i = 0; i < argc; i++)
-		feature_buf__string(&b, argv[i]);
-	return feature_buf__commit(&b, h, HEADER_CMDLINE);
+	feature_buf__u32(b, env->argc + 1);
+	feature_buf__string(b, exe);
+	for (i = 0; i < env->argc; i++)
+		feature_buf__string(b, env->argv[i]);
+	return 0;
 }
 
 /* each distinct list of the CPUs' topology file @file, in CPU order */
@@ -297,42 +310,40 @@ static __u32 topology_id(int cpu, const char *file)
  * Package and core sibling lists, per available CPU its core and socket
  * ids, then the die lists and ids where the kernel has dies.
  */
-static int add_cpu_topology(struct perfx_header *h)
+static int write_cpu_topology(struct feature_buf *b, const struct feature_env *env __maybe_unused)
 {
 	int avail = nr_cpus_in("/sys/devices/system/cpu/present"), cpu;
-	struct feature_buf b = { 0 };
 	struct cpu_map *online;
 	bool dies;
 
 	if (avail < 0 || cpu_map__new_online(&online))
-		return 0;
-	topology_lists(&b, online, "core_siblings_list");
-	topology_lists(&b, online, "thread_siblings_list");
+		return FEATURE_SKIP;
+	topology_lists(b, online, "core_siblings_list");
+	topology_lists(b, online, "thread_siblings_list");
 	for (cpu = 0; cpu < avail; cpu++) {
-		feature_buf__u32(&b, topology_id(cpu, "core_id"));
-		feature_buf__u32(&b, topology_id(cpu, "physical_package_id"));
+		feature_buf__u32(b, topology_id(cpu, "core_id"));
+		feature_buf__u32(b, topology_id(cpu, "physical_package_id"));
 	}
 	dies = !access("/sys/devices/system/cpu/cpu0/topology/die_cpus_list", F_OK);
 	if (dies) {
-		topology_lists(&b, online, "die_cpus_list");
+		topology_lists(b, online, "die_cpus_list");
 		for (cpu = 0; cpu < avail; cpu++)
-			feature_buf__u32(&b, topology_id(cpu, "die_id"));
+			feature_buf__u32(b, topology_id(cpu, "die_id"));
 	}
 	cpu_map__put(online);
-	return feature_buf__commit(&b, h, HEADER_CPU_TOPOLOGY);
+	return 0;
 }
 
 /* per online node: its number, total and free memory in kB, its CPUs */
-static int add_numa_topology(struct perfx_header *h)
+static int write_numa_topology(struct feature_buf *b, const struct feature_env *env __maybe_unused)
 {
 	char path[PATH_MAX], cpus[4096];
-	struct feature_buf b = { 0 };
 	struct cpu_map *nodes;
 	int i;
 
 	if (cpu_map__new_online_from("/sys/devices/system/node/online", &nodes))
-		return 0;
-	feature_buf__u32(&b, nodes->nr);
+		return FEATURE_SKIP;
+	feature_buf__u32(b, nodes->nr);
 	for (i = 0; i < nodes->nr; i++) {
 		int node = nodes->map[i];
 		__u64 total = 0, free_kb = 0;
@@ -343,13 +354,13 @@ static int add_numa_topology(struct perfx_header *h)
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
 		if (sysfs__read(path, cpus, sizeof(cpus)))
 			cpus[0] = '\0';
-		feature_buf__u32(&b, node);
-		feature_buf__u64(&b, total);
-		feature_buf__u64(&b, free_kb);
-		feature_buf__string(&b, cpus);
+		feature_buf__u32(b, node);
+		feature_buf__u64(b, total);
+		feature_buf__u64(b, free_kb);
+		feature_buf__string(b, cpus);
 	}
 	cpu_map__put(nodes);
-	return feature_buf__commit(&b, h, HEADER_NUMA_TOPOLOGY);
+	return 0;
 }
 
 int feature__add_clockid(struct perfx_header *h, int clockid)
@@ -441,15 +452,15 @@ static void dir_names__free(char **names, int nr)
 }
 
 /* PMU_MAPPINGS: each PMU's type and name */
-static int add_pmu_mappings(struct perfx_header *h)
+static int write_pmu_mappings(struct feature_buf *b, const struct feature_env *env __maybe_unused)
 {
-	struct feature_buf b = { 0 }, list = { 0 };
+	struct feature_buf list = { 0 };
 	char dir[PATH_MAX], **pmus;
 	__u32 type, nr = 0;
 	int i, nr_pmus;
 
 	if (dir_names(PMU_SYSFS, &pmus, &nr_pmus))
-		return 0;
+		return FEATURE_SKIP;
 	for (i = 0; i < nr_pmus; i++) {
 		snprintf(dir, sizeof(dir), "%s/%s", PMU_SYSFS, pmus[i]);
 		if (sysfs_u32(dir, "type", &type))
@@ -459,9 +470,9 @@ static int add_pmu_mappings(struct perfx_header *h)
 		nr++;
 	}
 	dir_names__free(pmus, nr_pmus);
-	feature_buf__u32(&b, nr);
-	feature_buf__splice(&b, &list);
-	return feature_buf__commit(&b, h, HEADER_PMU_MAPPINGS);
+	feature_buf__u32(b, nr);
+	feature_buf__splice(b, &list);
+	return 0;
 }
 
 /*
@@ -499,14 +510,12 @@ static int pmu_caps(struct feature_buf *b, const char *pmu)
 }
 
 /* CPU_PMU_CAPS, where there is a "cpu" PMU */
-static int add_cpu_pmu_caps(struct perfx_header *h)
+static int write_cpu_pmu_caps(struct feature_buf *b, const struct feature_env *env __maybe_unused)
 {
-	struct feature_buf b = { 0 };
-
 	if (access(PMU_SYSFS "/cpu", F_OK))
-		return 0;
-	pmu_caps(&b, "cpu");
-	return feature_buf__commit(&b, h, HEADER_CPU_PMU_CAPS);
+		return FEATURE_SKIP;
+	pmu_caps(b, "cpu");
+	return 0;
 }
 
 /* hybrid PMUs' caps go first, as perf writes them for older perf */
@@ -519,15 +528,15 @@ static bool pmu_is_hybrid(const char *name)
  * PMU_CAPS: the number of PMUs other than "cpu" with caps, then each one's
  * caps (as pmu_caps()) and its name.
  */
-static int add_pmu_caps(struct perfx_header *h)
+static int write_pmu_caps(struct feature_buf *b, const struct feature_env *env __maybe_unused)
 {
-	struct feature_buf b = { 0 }, list = { 0 }, one = { 0 };
+	struct feature_buf list = { 0 }, one = { 0 };
 	int i, pass, nr_pmus;
 	__u32 nr = 0;
 	char **pmus;
 
 	if (dir_names(PMU_SYSFS, &pmus, &nr_pmus))
-		return 0;
+		return FEATURE_SKIP;
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < nr_pmus; i++) {
 			if (!strcmp(pmus[i], "cpu") || pmu_is_hybrid(pmus[i]) != !pass)
@@ -544,9 +553,9 @@ static int add_pmu_caps(struct perfx_header *h)
 		}
 	}
 	dir_names__free(pmus, nr_pmus);
-	feature_buf__u32(&b, nr);
-	feature_buf__splice(&b, &list);
-	return feature_buf__commit(&b, h, HEADER_PMU_CAPS);
+	feature_buf__u32(b, nr);
+	feature_buf__splice(b, &list);
+	return 0;
 }
 
 /* one cache of a CPU, as perf's struct cpu_cache_level */
@@ -589,15 +598,14 @@ static int cache_level__cmp_level(const void *a, const void *b)
  * level: level, line size, sets, ways, type, size and CPU list.  A cache
  * perf cannot read leaves the feature out, as perf does.
  */
-static int add_cache(struct perfx_header *h)
+static int write_cache(struct feature_buf *b, const struct feature_env *env __maybe_unused)
 {
 	int avail = nr_cpus_in("/sys/devices/system/cpu/present"), cpu, idx, i, err = 0;
-	struct feature_buf b = { 0 };
 	struct cache_level *caches;
 	__u32 nr = 0;
 
 	if (avail < 0)
-		return 0;
+		return FEATURE_SKIP;
 	caches = calloc((size_t)avail * CACHE_LEVELS + 1, sizeof(*caches));
 	if (!caches)
 		return -ENOMEM;
@@ -615,22 +623,22 @@ static int add_cache(struct perfx_header *h)
 	}
 	if (err) {
 		free(caches);
-		return 0;
+		return FEATURE_SKIP;
 	}
 	qsort(caches, nr, sizeof(*caches), cache_level__cmp_level);
-	feature_buf__u32(&b, 1);
-	feature_buf__u32(&b, nr);
+	feature_buf__u32(b, 1);
+	feature_buf__u32(b, nr);
 	for (i = 0; i < (int)nr; i++) {
-		feature_buf__u32(&b, caches[i].level);
-		feature_buf__u32(&b, caches[i].line_size);
-		feature_buf__u32(&b, caches[i].sets);
-		feature_buf__u32(&b, caches[i].ways);
-		feature_buf__string(&b, caches[i].type);
-		feature_buf__string(&b, caches[i].size);
-		feature_buf__string(&b, caches[i].map);
+		feature_buf__u32(b, caches[i].level);
+		feature_buf__u32(b, caches[i].line_size);
+		feature_buf__u32(b, caches[i].sets);
+		feature_buf__u32(b, caches[i].ways);
+		feature_buf__string(b, caches[i].type);
+		feature_buf__string(b, caches[i].size);
+		feature_buf__string(b, caches[i].map);
 	}
 	free(caches);
-	return feature_buf__commit(&b, h, HEADER_CACHE);
+	return 0;
 }
 
 /* one node's memory blocks: bit N for each memoryN/ of the node's directory */
@@ -678,20 +686,19 @@ static int uint_cmp(const void *a, const void *b)
  * then by node its number, its bitmap's size in bits and the bitmap
  * (perf's do_write_bitmap(): the size again and the u64 words).
  */
-static int add_mem_topology(struct perfx_header *h)
+static int write_mem_topology(struct feature_buf *b, const struct feature_env *env __maybe_unused)
 {
-	struct feature_buf b = { 0 };
 	unsigned int *nodes;
 	char buf[32], **names;
 	int i, nr, nr_nodes = 0, err;
 	__u64 bsize;
 
 	if (sysfs__read("/sys/devices/system/memory/block_size_bytes", buf, sizeof(buf)))
-		return 0;
+		return FEATURE_SKIP;
 	bsize = strtoull(buf, NULL, 16);
 	if (dir_names(NODE_SYSFS, &names, &nr)) {
 		dir_names__free(names, nr);
-		return 0;
+		return FEATURE_SKIP;
 	}
 	nodes = calloc(nr + 1, sizeof(*nodes));
 	for (i = 0; nodes && i < nr; i++)
@@ -700,19 +707,15 @@ static int add_mem_topology(struct perfx_header *h)
 	if (!nodes)
 		return -ENOMEM;
 	qsort(nodes, nr_nodes, sizeof(*nodes), uint_cmp);
-	feature_buf__u64(&b, 1);
-	feature_buf__u64(&b, bsize);
-	feature_buf__u64(&b, nr_nodes);
+	feature_buf__u64(b, 1);
+	feature_buf__u64(b, bsize);
+	feature_buf__u64(b, nr_nodes);
 	for (i = 0, err = 0; i < nr_nodes && !err; i++)
-		err = mem_node__write(&b, nodes[i]);
+		err = mem_node__write(b, nodes[i]);
 	free(nodes);
 	if (err == -ENOMEM)
-		b.err = err;
-	else if (err) {
-		free(b.p);
-		return 0;	/* perf leaves it out */
-	}
-	return feature_buf__commit(&b, h, HEADER_MEM_TOPOLOGY);
+		return err;
+	return err ? FEATURE_SKIP : 0;	/* perf leaves it out */
 }
 
 /*
@@ -720,17 +723,10 @@ static int add_mem_topology(struct perfx_header *h)
  * BPF_EVENT records it synthesized; perfx synthesizes none, so both are
  * empty lists (a u32 0), which perf reads as no program known.
  */
-static int add_bpf(struct perfx_header *h)
+static int write_bpf_none(struct feature_buf *b, const struct feature_env *env __maybe_unused)
 {
-	struct feature_buf b = { 0 };
-	int err;
-
-	feature_buf__u32(&b, 0);
-	err = feature_buf__commit(&b, h, HEADER_BPF_PROG_INFO);
-	if (err)
-		return err;
-	feature_buf__u32(&b, 0);
-	return feature_buf__commit(&b, h, HEADER_BPF_BTF);
+	feature_buf__u32(b, 0);
+	return 0;
 }
 
 int feature__add_clock_data(struct perfx_header *h, int clockid)
@@ -772,39 +768,153 @@ int feature__add_sample_time(struct perfx_header *h, __u64 first, __u64 last)
 	return feature_buf__commit(&b, h, HEADER_SAMPLE_TIME);
 }
 
+/* The BUILD_ID feature is a table of HEADER_BUILD_ID records: check each size. */
+static int check_build_id_table(const char *name, const void *body, size_t size, __u64 pos)
+{
+	struct perf_event_header eh;
+	size_t off = 0;
+
+	while (off < size) {
+		if (size - off < sizeof(eh))
+			eh.size = 0;
+		else
+			memcpy(&eh, (const char *)body + off, sizeof(eh));
+		if (eh.size < PERFX_BUILD_ID_RECORD_MIN || eh.size > size - off) {
+			pr_err("%s: byte offset %llu: BUILD_ID feature entry of size %u: expected %d..%zu bytes (EINVAL)\n",
+			       name, (unsigned long long)(pos + off), eh.size,
+			       PERFX_BUILD_ID_RECORD_MIN, size - off);
+			return -EINVAL;
+		}
+		off += eh.size;
+	}
+	return 0;
+}
+
+/*
+ * The BUILD_ID table's entries are HEADER_BUILD_ID records but for the
+ * type, which perf leaves 0 in a file; check_build_id_table() checked
+ * their sizes.
+ */
+static int write_build_id_records(const void *body, size_t size, struct perfx_writer *w)
+{
+	const char *p = body;
+	size_t off = 0;
+	int err = 0;
+
+	while (off < size && !err) {
+		struct perf_event_header eh;
+
+		memcpy(&eh, p + off, sizeof(eh));
+		eh.type = PERF_RECORD_HEADER_BUILD_ID;
+		err = perfx_writer__write(w, &eh, sizeof(eh));
+		if (!err)
+			err = perfx_writer__write(w, p + off + sizeof(eh), eh.size - sizeof(eh));
+		off += eh.size;
+	}
+	return err;
+}
+
+/*
+ * perf's TRACING_DATA record: a 12-byte record saying how many bytes
+ * follow it, outside its size: the data, padded to 8.
+ */
+static int write_tracing_data_record(const void *body, size_t size, struct perfx_writer *w)
+{
+	static const char zeros[8];
+	size_t aligned = (size + 7) & ~(size_t)7;
+	struct {
+		struct perf_event_header header;
+		__u32 size;
+	} __attribute__((packed)) td = {
+		{ PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(td) }, aligned,
+	};
+	int err;
+
+	err = perfx_writer__write(w, &td, sizeof(td));
+	if (!err)
+		err = perfx_writer__write(w, body, size);
+	return err ? err : perfx_writer__write(w, zeros, aligned - size);
+}
+
+/* a HEADER_FEATURE record's u16 size, less its header and feature id */
+#define FEATURE_RECORD_MAX	(0xffff - sizeof(struct perf_event_header) - sizeof(__u64))
+
+/* perf's FEAT_OPR: a HEADER_FEATURE record in a pipe too */
+#define FEAT_OPR(n, ...)	[HEADER_##n] = { .name = #n, .pipe = FEATURE_PIPE_RECORD,	\
+						 .pipe_max = FEATURE_RECORD_MAX, ##__VA_ARGS__ }
+/* perf's FEAT_OPN: not a HEADER_FEATURE record */
+#define FEAT_OPN(n, ...)	[HEADER_##n] = { .name = #n, ##__VA_ARGS__ }
+
+/*
+ * Every feature perf 6.1 knows, by id.  Those without a write callback
+ * are written by their feature__add_*() (the recording's), by perfx
+ * record and inject (TRACING_DATA, BUILD_ID, AUXTRACE), or only passed
+ * on from an input.
+ */
+static const struct feature_ops feature_ops[HEADER_LAST_FEATURE] = {
+	FEAT_OPN(TRACING_DATA,	.pipe = FEATURE_PIPE_OWN, .pipe_max = UINT32_MAX & ~7U,
+		 .write_pipe = write_tracing_data_record),
+	FEAT_OPN(BUILD_ID,	.pipe = FEATURE_PIPE_OWN, .pipe_max = SIZE_MAX,
+		 .check = check_build_id_table, .write_pipe = write_build_id_records),
+	FEAT_OPR(HOSTNAME,	.write = write_hostname),
+	FEAT_OPR(OSRELEASE,	.write = write_osrelease),
+	FEAT_OPR(VERSION,	.write = write_version),
+	FEAT_OPR(ARCH,		.write = write_arch),
+	FEAT_OPR(NRCPUS,	.write = write_nrcpus),
+	FEAT_OPR(CPUDESC,	.write = write_cpudesc),
+	FEAT_OPR(CPUID,		.write = write_cpuid),
+	FEAT_OPR(TOTAL_MEM,	.write = write_total_mem),
+	FEAT_OPR(CMDLINE,	.write = write_cmdline),
+	FEAT_OPR(EVENT_DESC),
+	FEAT_OPR(CPU_TOPOLOGY,	.write = write_cpu_topology),
+	FEAT_OPR(NUMA_TOPOLOGY,	.write = write_numa_topology),
+	FEAT_OPN(BRANCH_STACK),
+	FEAT_OPR(PMU_MAPPINGS,	.write = write_pmu_mappings),
+	FEAT_OPR(GROUP_DESC),
+	FEAT_OPN(AUXTRACE),
+	FEAT_OPN(STAT),
+	FEAT_OPN(CACHE,		.write = write_cache),
+	FEAT_OPR(SAMPLE_TIME),
+	FEAT_OPR(MEM_TOPOLOGY,	.write = write_mem_topology),
+	FEAT_OPR(CLOCKID),
+	FEAT_OPN(DIR_FORMAT),
+	FEAT_OPR(BPF_PROG_INFO,	.write = write_bpf_none),
+	FEAT_OPR(BPF_BTF,	.write = write_bpf_none),
+	FEAT_OPR(COMPRESSED),
+	FEAT_OPR(CPU_PMU_CAPS,	.write = write_cpu_pmu_caps),
+	FEAT_OPR(CLOCK_DATA),
+	FEAT_OPN(HYBRID_TOPOLOGY),
+	FEAT_OPR(PMU_CAPS,	.write = write_pmu_caps),
+};
+
+const struct feature_ops *feature__ops(__u64 id)
+{
+	if (id >= HEADER_LAST_FEATURE || !feature_ops[id].name)
+		return NULL;
+	return &feature_ops[id];
+}
+
 int feature__add_machine(struct perfx_header *h, const char *version, int argc,
 			 const char **argv)
 {
-	int err;
+	const struct feature_env env = { version, argc, argv };
+	struct feature_buf b = { 0 };
+	int id, ret;
 
-	err = add_uname(h);
-	if (!err)
-		err = add_string(h, HEADER_VERSION, version);
-	if (!err)
-		err = add_nrcpus(h);
-	if (!err)
-		err = add_cpudesc(h);
-	if (!err)
-		err = add_cpuid(h);
-	if (!err)
-		err = add_total_mem(h);
-	if (!err)
-		err = add_cmdline(h, argc, argv);
-	if (!err)
-		err = add_cpu_topology(h);
-	if (!err)
-		err = add_numa_topology(h);
-	if (!err)
-		err = add_pmu_mappings(h);
-	if (!err)
-		err = add_cache(h);
-	if (!err)
-		err = add_mem_topology(h);
-	if (!err)
-		err = add_cpu_pmu_caps(h);
-	if (!err)
-		err = add_pmu_caps(h);
-	if (!err)
-		err = add_bpf(h);
-	return err;
+	for (id = 1; id < HEADER_LAST_FEATURE; id++) {
+		if (!feature_ops[id].write)
+			continue;
+		ret = feature_ops[id].write(&b, &env);
+		if (ret == FEATURE_SKIP) {
+			free(b.p);
+			memset(&b, 0, sizeof(b));
+			continue;
+		}
+		if (ret < 0 && !b.err)
+			b.err = ret;
+		ret = feature_buf__commit(&b, h, id);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }

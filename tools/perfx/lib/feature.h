@@ -5,33 +5,7 @@
 #include <linux/types.h>
 
 struct perfx_header;
-
-/* perf's header feature ids (util/header.h) that a recording writes */
-enum {
-	HEADER_HOSTNAME		= 3,
-	HEADER_OSRELEASE	= 4,
-	HEADER_VERSION		= 5,
-	HEADER_ARCH		= 6,
-	HEADER_NRCPUS		= 7,
-	HEADER_CPUDESC		= 8,
-	HEADER_CPUID		= 9,
-	HEADER_TOTAL_MEM	= 10,
-	HEADER_CMDLINE		= 11,
-	HEADER_EVENT_DESC	= 12,
-	HEADER_CPU_TOPOLOGY	= 13,
-	HEADER_NUMA_TOPOLOGY	= 14,
-	HEADER_PMU_MAPPINGS	= 16,
-	HEADER_GROUP_DESC	= 17,
-	HEADER_CACHE		= 20,
-	HEADER_SAMPLE_TIME	= 21,
-	HEADER_MEM_TOPOLOGY	= 22,
-	HEADER_CLOCKID		= 23,
-	HEADER_BPF_PROG_INFO	= 25,
-	HEADER_BPF_BTF		= 26,
-	HEADER_CPU_PMU_CAPS	= 28,
-	HEADER_CLOCK_DATA	= 29,
-	HEADER_PMU_CAPS		= 31,
-};
+struct perfx_writer;
 
 /*
  * A body being built: perf's do_write() and do_write_string() formats,
@@ -51,14 +25,51 @@ void feature_buf__string(struct feature_buf *b, const char *s);
 /* Sets feature @id of @h to the body and frees it; returns the first error. */
 int feature_buf__commit(struct feature_buf *b, struct perfx_header *h, int id);
 
+/* where a pipe has a feature */
+enum feature_pipe {
+	FEATURE_PIPE_NONE,	/* only a file's section: perf's FEAT_OPN */
+	FEATURE_PIPE_RECORD,	/* a HEADER_FEATURE record: perf's FEAT_OPR */
+	FEATURE_PIPE_OWN,	/* records of its own, after the HEADER_FEATUREs */
+};
+
+/* what the machine's features are written from */
+struct feature_env {
+	const char	*version;
+	int		argc;
+	const char	**argv;
+};
+
+/* a write callback's return for a feature left out, as perf leaves it out */
+#define FEATURE_SKIP	1
+
 /*
- * The features that describe this machine, read from uname(2), /proc
- * and /sys: HOSTNAME, OSRELEASE, VERSION (@version), ARCH, NRCPUS,
- * CPUDESC, CPUID (x86), TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY,
- * PMU_MAPPINGS, CACHE, MEM_TOPOLOGY, CPU_PMU_CAPS (with a "cpu" PMU),
- * PMU_CAPS; BPF_PROG_INFO and BPF_BTF, empty; and CMDLINE, @argv after
- * the path of the running executable.  A file it cannot read leaves its
- * feature out, as perf does; other errors return.
+ * One header feature, as perf's feat_ops: its name; where a pipe has it
+ * and the largest body its record there takes; @check, the check of a
+ * body read from a file's section (errors name @name and the section's
+ * offset @pos); @write, for a feature of the machine, its body from
+ * uname(2), /proc and /sys (0, FEATURE_SKIP or -errno); @write_pipe, for
+ * one with records of its own, those records.
+ */
+struct feature_ops {
+	const char		*name;
+	enum feature_pipe	pipe;
+	size_t			pipe_max;
+	int (*check)(const char *name, const void *body, size_t size, __u64 pos);
+	int (*write)(struct feature_buf *b, const struct feature_env *env);
+	int (*write_pipe)(const void *body, size_t size, struct perfx_writer *w);
+};
+
+/* feature @id's entry, NULL for an id perf 6.1 does not know */
+const struct feature_ops *feature__ops(__u64 id);
+
+/*
+ * The features that describe this machine, those with a write callback:
+ * HOSTNAME, OSRELEASE, VERSION (@version), ARCH, NRCPUS, CPUDESC, CPUID
+ * (x86), TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE,
+ * MEM_TOPOLOGY, CPU_PMU_CAPS (with a "cpu" PMU), PMU_CAPS; BPF_PROG_INFO
+ * and BPF_BTF, empty; and CMDLINE, @argv after the path of the running
+ * executable.  A file it cannot read leaves its feature out, as perf
+ * does; other errors return.
  */
 int feature__add_machine(struct perfx_header *h, const char *version, int argc,
 			 const char **argv);

@@ -4,7 +4,6 @@
  * and their pipe-mode records (HEADER_ATTR, HEADER_FEATURE).
  */
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 
 #include "data.h"
 #include "debug.h"
+#include "feature.h"
 #include "header.h"
 
 struct perf_record_header_attr_head {
@@ -83,7 +83,7 @@ int perfx_header__set_feature(struct perfx_header *h, __u64 id, const void *data
 {
 	void *copy;
 
-	if (!id || id >= HEADER_LAST_FEATURE)
+	if (!feature__ops(id))
 		return -EINVAL;
 	copy = malloc(size ? size : 1);
 	if (!copy)
@@ -97,7 +97,7 @@ int perfx_header__set_feature(struct perfx_header *h, __u64 id, const void *data
 
 void perfx_header__clear_feature(struct perfx_header *h, __u64 id)
 {
-	if (!id || id >= HEADER_LAST_FEATURE)
+	if (!feature__ops(id))
 		return;
 	free(h->feat[id]);
 	h->feat[id] = NULL;
@@ -206,12 +206,6 @@ static int feat_count(const struct perf_file_header *fh)
 	for (i = 0; i < HEADER_FEAT_BITS; i++)
 		nr += !!(fh->adds_features[i / 64] & (1ULL << (i % 64)));
 	return nr;
-}
-
-/* feature ids this perfx reads; a later perf's others are skipped */
-static bool feat_known(__u64 feat)
-{
-	return feat > 0 && feat < HEADER_LAST_FEATURE;
 }
 
 static int check_attr_size(const char *name, const struct perf_file_header *fh)
@@ -358,11 +352,12 @@ static int file_layout__read(struct file_layout *l, struct perfx_header *h, int 
 	/* the table has a section for every bit set, known or not */
 	for (feat = 0, i = 0; feat < HEADER_FEAT_BITS; feat++) {
 		const struct perf_file_section *s = &l->feat_table[i];
+		const struct feature_ops *ops = feature__ops(feat);
 
 		if (!(fh->adds_features[feat / 64] & (1ULL << (feat % 64))))
 			continue;
 		i++;
-		if (!feat_known(feat))
+		if (!ops)
 			continue;
 		err = pread_new(fd, name, s->offset, s->size, &body);
 		if (err)
@@ -370,42 +365,12 @@ static int file_layout__read(struct file_layout *l, struct perfx_header *h, int 
 		free(h->feat[feat]);
 		h->feat[feat] = body;
 		h->feat_size[feat] = s->size;
+		if (ops->check)
+			err = ops->check(name, body, s->size, s->offset);
+		if (err)
+			return err;
 	}
 	return 0;
-}
-
-/* The BUILD_ID feature is a table of HEADER_BUILD_ID records: check each size. */
-static int check_build_id_table(const struct perfx_header *h, const char *name,
-				__u64 pos)
-{
-	const char *p = h->feat[HEADER_BUILD_ID];
-	size_t off = 0, size = h->feat_size[HEADER_BUILD_ID];
-	struct perf_event_header eh;
-
-	while (p && off < size) {
-		if (size - off < sizeof(eh))
-			eh.size = 0;
-		else
-			memcpy(&eh, p + off, sizeof(eh));
-		if (eh.size < PERFX_BUILD_ID_RECORD_MIN || eh.size > size - off) {
-			pr_err("%s: byte offset %llu: BUILD_ID feature entry of size %u: expected %d..%zu bytes (EINVAL)\n",
-			       name, (unsigned long long)(pos + off), eh.size,
-			       PERFX_BUILD_ID_RECORD_MIN, size - off);
-			return -EINVAL;
-		}
-		off += eh.size;
-	}
-	return 0;
-}
-
-/* where the BUILD_ID feature's section starts, for errors */
-static __u64 build_id_pos(const struct file_layout *l, const struct perf_file_header *fh)
-{
-	int i, nr = 0;
-
-	for (i = 0; i < HEADER_BUILD_ID; i++)
-		nr += !!(fh->adds_features[0] & (1ULL << i));
-	return l->feat_table[nr].offset;
 }
 
 int perfx_header__read_file(struct perfx_header *h, int fd, const char *name,
@@ -430,8 +395,6 @@ int perfx_header__read_file(struct perfx_header *h, int fd, const char *name,
 		err = file_layout__features(&l, fd, name, fh, file_size);
 	if (!err)
 		err = file_layout__read(&l, h, fd, name, fh);
-	if (!err && h->feat[HEADER_BUILD_ID])
-		err = check_build_id_table(h, name, build_id_pos(&l, fh));
 	if (!err)
 		h->data = fh->data;
 	file_layout__exit(&l);
@@ -481,7 +444,7 @@ static int read_feature_record(struct perfx_header *h, const char *name,
 	}
 	memcpy(&fe, ev, sizeof(fe));
 	/* a later perf's features, and its end of the features, are skipped */
-	if (!feat_known(fe.feat_id))
+	if (!feature__ops(fe.feat_id))
 		return 0;
 	return perfx_header__set_feature(h, fe.feat_id, (const char *)ev + sizeof(fe),
 					 ev->size - sizeof(fe));
@@ -651,80 +614,25 @@ static int write_attr_record(const struct perfx_attr *a, struct perfx_writer *w)
 }
 
 /*
- * The BUILD_ID table's entries are HEADER_BUILD_ID records but for the
- * type, which perf leaves 0 in a file; check_build_id_table() checked
- * their sizes.
- */
-static int write_build_id_records(struct perfx_header *h, struct perfx_writer *w)
-{
-	const char *p = h->feat[HEADER_BUILD_ID];
-	size_t off = 0;
-	int err = 0;
-
-	while (p && off < h->feat_size[HEADER_BUILD_ID] && !err) {
-		struct perf_event_header eh;
-
-		memcpy(&eh, p + off, sizeof(eh));
-		eh.type = PERF_RECORD_HEADER_BUILD_ID;
-		err = perfx_writer__write(w, &eh, sizeof(eh));
-		if (!err)
-			err = perfx_writer__write(w, p + off + sizeof(eh), eh.size - sizeof(eh));
-		off += eh.size;
-	}
-	return err;
-}
-
-/*
- * perf's TRACING_DATA record: a 12-byte record saying how many bytes
- * follow it, outside its size: the data, padded to 8.
- */
-static int write_tracing_data_record(struct perfx_header *h, struct perfx_writer *w)
-{
-	static const char zeros[8];
-	size_t size = h->feat_size[HEADER_TRACING_DATA], aligned = (size + 7) & ~(size_t)7;
-	struct {
-		struct perf_event_header header;
-		__u32 size;
-	} __attribute__((packed)) td = {
-		{ PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(td) }, aligned,
-	};
-	int err;
-
-	if (aligned > UINT32_MAX)
-		return -EOPNOTSUPP;
-	err = perfx_writer__write(w, &td, sizeof(td));
-	if (!err)
-		err = perfx_writer__write(w, h->feat[HEADER_TRACING_DATA], size);
-	return err ? err : perfx_writer__write(w, zeros, aligned - size);
-}
-
-/*
- * The features perf synthesizes as HEADER_FEATURE records (its feat_ops'
- * FEAT_OPR): not TRACING_DATA and BUILD_ID, which have records of their
- * own, nor BRANCH_STACK (15), AUXTRACE (18), STAT (19), CACHE (20),
- * DIR_FORMAT (24) and HYBRID_TOPOLOGY (30), which it keeps to files.
- */
-#define PIPE_FEATURES	(((1ULL << HEADER_LAST_FEATURE) - 1) & ~((1ULL << 0) | \
-			 (1ULL << HEADER_TRACING_DATA) | (1ULL << HEADER_BUILD_ID) | \
-			 (1ULL << 15) | (1ULL << HEADER_AUXTRACE) | (1ULL << 19) | \
-			 (1ULL << 20) | (1ULL << 24) | (1ULL << 30)))
-
-/*
- * A HEADER_FEATURE record per feature, then perf's end mark, a record of
- * feature HEADER_LAST_FEATURE and no body.  A body too large for a
- * record's u16 size is left out, as perf leaves it out.
+ * A HEADER_FEATURE record per feature that perf has as one, then perf's
+ * end mark, a record of feature HEADER_LAST_FEATURE and no body, then
+ * the features with records of their own.  A body too large for a
+ * HEADER_FEATURE record is left out, as perf leaves it out; one too large
+ * for its own record is an error.
  */
 static int write_feature_records(struct perfx_header *h, struct perfx_writer *w)
 {
 	struct perf_record_header_feature fe = { .header.type = PERF_RECORD_HEADER_FEATURE };
+	const struct feature_ops *ops;
 	int i, err = 0;
 
 	for (i = 1; i < HEADER_LAST_FEATURE && !err; i++) {
-		if (!h->feat[i] || !(PIPE_FEATURES & (1ULL << i)))
+		ops = feature__ops(i);
+		if (!h->feat[i] || ops->pipe != FEATURE_PIPE_RECORD)
 			continue;
-		if (sizeof(fe) + h->feat_size[i] > 0xffff) {
-			pr_debug("feature %d: %zu bytes do not fit a pipe record: left out\n", i,
-				 h->feat_size[i]);
+		if (h->feat_size[i] > ops->pipe_max) {
+			pr_debug("feature %d (%s): %zu bytes do not fit a pipe record: left out\n",
+				 i, ops->name, h->feat_size[i]);
 			continue;
 		}
 		fe.header.size = sizeof(fe) + h->feat_size[i];
@@ -737,9 +645,15 @@ static int write_feature_records(struct perfx_header *h, struct perfx_writer *w)
 	fe.feat_id = HEADER_LAST_FEATURE;
 	if (!err)
 		err = perfx_writer__write(w, &fe, sizeof(fe));
-	if (!err && h->feat[HEADER_TRACING_DATA])
-		err = write_tracing_data_record(h, w);
-	return err ? err : write_build_id_records(h, w);
+	for (i = 1; i < HEADER_LAST_FEATURE && !err; i++) {
+		ops = feature__ops(i);
+		if (!h->feat[i] || ops->pipe != FEATURE_PIPE_OWN)
+			continue;
+		if (h->feat_size[i] > ops->pipe_max)
+			return -EOPNOTSUPP;
+		err = ops->write_pipe(h->feat[i], h->feat_size[i], w);
+	}
+	return err;
 }
 
 int perfx_header__write_pipe(struct perfx_header *h, struct perfx_writer *w, bool synth)

@@ -11,6 +11,10 @@
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #endif
 
+#ifndef __maybe_unused
+#define __maybe_unused	__attribute__((unused))
+#endif
+
 /* CLOCK_MONOTONIC in nanoseconds, for durations */
 static inline __u64 perfx__now_ns(void)
 {
