@@ -12,17 +12,8 @@
 
 #include "data.h"
 #include "debug.h"
+#include "event.h"
 #include "header.h"
-
-struct perf_record_header_attr_head {
-	struct perf_event_header header;
-	/* perf_event_attr, then u64 ids */
-};
-
-struct perf_record_header_feature {
-	struct perf_event_header header;
-	__u64 feat_id;
-};
 
 void perfx_header__exit(struct perfx_header *h)
 {
@@ -682,10 +673,7 @@ static int write_tracing_data_record(struct perfx_header *h, struct perfx_writer
 {
 	static const char zeros[8];
 	size_t size = h->feat_size[HEADER_TRACING_DATA], aligned = (size + 7) & ~(size_t)7;
-	struct {
-		struct perf_event_header header;
-		__u32 size;
-	} __attribute__((packed)) td = {
+	struct perf_record_header_tracing_data td = {
 		{ PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(td) }, aligned,
 	};
 	int err;

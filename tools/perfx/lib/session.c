@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "debug.h"
+#include "event.h"
 #include "session.h"
 
 /* The first @len bytes of the input, or an error saying how many there were. */
@@ -227,7 +228,8 @@ static int session__auxtrace(struct perfx_session *s, const struct perf_event_he
 		return -EINVAL;
 	}
 	session__payload_start(s, "AUXTRACE", "trace data", pos,
-			       perfx__get_u64((const char *)ev + 8));
+			       perfx__get_u64((const char *)ev +
+					      offsetof(struct perf_record_auxtrace, size)));
 	return 0;
 }
 
