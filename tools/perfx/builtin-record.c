@@ -40,6 +40,7 @@
 #include "lib/read-affinity.h"
 #include "lib/record-config.h"
 #include "lib/record-rings.h"
+#include "lib/sample-id.h"
 #include "lib/session.h"
 #include "lib/synthesize.h"
 #include "lib/synthesize-evlist.h"
@@ -1001,7 +1002,7 @@ static int record__synthesize(struct record *rec)
 	struct perfx_writer *w = &rec->out;
 	int err;
 
-	rec->synth.id_hdr_size = record__id_hdr_size(rec->evlist->entries[0]->attr.sample_type);
+	rec->synth.id_hdr_size = sample_id__hdr_size(rec->evlist->entries[0]->attr.sample_type);
 	err = synthesize__id_index(w, rec->evlist, &rec->header);
 	if (err)
 		return err;
@@ -1150,7 +1151,7 @@ static int record__lost_samples(struct record *rec)
 		return 0;
 	evlist__for_each(rec->evlist, i, evsel) {
 		__u64 sample_type = evsel->attr.sample_type;
-		__u16 id_size = record__id_hdr_size(sample_type);
+		__u16 id_size = sample_id__hdr_size(sample_type);
 
 		/* value, [enabled, running (-s)], id, lost */
 		int nr = 3 + !!(evsel->attr.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
@@ -1167,12 +1168,7 @@ static int record__lost_samples(struct record *rec)
 			rec_lost.header.type = PERF_RECORD_LOST_SAMPLES;
 			rec_lost.header.size = sizeof(rec_lost.header) + 8 + id_size;
 			rec_lost.lost = v[nr - 1];
-			/* the trailer's id: last with IDENTIFIER, after TID and TIME with ID */
-			if (sample_type & PERF_SAMPLE_IDENTIFIER)
-				rec_lost.trailer[id_size / 8 - 1] = v[nr - 2];
-			else if (sample_type & PERF_SAMPLE_ID)
-				rec_lost.trailer[!!(sample_type & PERF_SAMPLE_TID) +
-						 !!(sample_type & PERF_SAMPLE_TIME)] = v[nr - 2];
+			sample_id__put_id(rec_lost.trailer, sample_type, v[nr - 2]);
 			err = perfx_writer__write(&rec->out, &rec_lost, rec_lost.header.size);
 			if (err)
 				return err;

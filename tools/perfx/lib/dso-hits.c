@@ -8,6 +8,7 @@
 
 #include "debug.h"
 #include "dso-hits.h"
+#include "event.h"
 
 #define NAME_ALIGN	64
 #define HOST_KERNEL_ID	(-1)

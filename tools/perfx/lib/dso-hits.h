@@ -60,17 +60,6 @@ void dso_hits__exit(struct dso_hits *h);
 /* Looks at one record of the session; @hit's errors are returned. */
 int dso_hits__record(struct dso_hits *h, const struct perf_event_header *ev, __u64 pos);
 
-/* A HEADER_BUILD_ID record as perf writes it: the name padded to 64. */
-struct perf_record_header_build_id {
-	struct perf_event_header header;
-	__s32	pid;
-	__u8	build_id[BUILD_ID_SIZE];
-	__u8	size;
-	__u8	reserved1;
-	__u16	reserved2;
-	char	filename[];
-};
-
 #define BUILD_ID_RECORD_MAX	0x10000
 
 /*

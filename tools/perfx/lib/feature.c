@@ -24,6 +24,7 @@
 #include "cpumap.h"
 #include "data.h"
 #include "debug.h"
+#include "event.h"
 #include "feature.h"
 #include "header.h"
 #include "sysfs.h"
@@ -822,10 +823,7 @@ static int write_tracing_data_record(const void *body, size_t size, struct perfx
 {
 	static const char zeros[8];
 	size_t aligned = (size + 7) & ~(size_t)7;
-	struct {
-		struct perf_event_header header;
-		__u32 size;
-	} __attribute__((packed)) td = {
+	struct perf_record_header_tracing_data td = {
 		{ PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(td) }, aligned,
 	};
 	int err;

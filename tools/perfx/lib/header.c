@@ -11,18 +11,9 @@
 
 #include "data.h"
 #include "debug.h"
+#include "event.h"
 #include "feature.h"
 #include "header.h"
-
-struct perf_record_header_attr_head {
-	struct perf_event_header header;
-	/* perf_event_attr, then u64 ids */
-};
-
-struct perf_record_header_feature {
-	struct perf_event_header header;
-	__u64 feat_id;
-};
 
 void perfx_header__exit(struct perfx_header *h)
 {

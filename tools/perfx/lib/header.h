@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* perf.data's layout (perf's util/header.h and util/event.h) */
+#include "event.h"
+
+/* perf.data's layout (perf's util/header.h); its records' are in event.h */
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
 
 struct perf_file_section {
@@ -29,17 +31,6 @@ struct perf_file_header {
 struct perf_pipe_file_header {
 	__u64 magic;
 	__u64 size;
-};
-
-enum perf_user_event_type {
-	PERF_RECORD_HEADER_ATTR		= 64,
-	PERF_RECORD_HEADER_EVENT_TYPE	= 65,
-	PERF_RECORD_HEADER_TRACING_DATA	= 66,
-	PERF_RECORD_HEADER_BUILD_ID	= 67,
-	PERF_RECORD_FINISHED_ROUND	= 68,
-	PERF_RECORD_AUXTRACE		= 71,
-	PERF_RECORD_HEADER_FEATURE	= 80,
-	PERF_RECORD_FINISHED_INIT	= 82,
 };
 
 /* perf's header feature ids (util/header.h); lib/feature.c's table describes each */
@@ -78,11 +69,6 @@ enum {
 	HEADER_LAST_FEATURE	= 32,	/* the first id perf 6.1 and 6.12 do not know */
 };
 
-#define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
-/* a pipe's TRACING_DATA record: header and a u32 size, the data after it */
-#define PERFX_TRACING_DATA_RECORD	12
-/* header, pid, 24 bytes of build-id, no name */
-#define PERFX_BUILD_ID_RECORD_MIN	(8 + 4 + 24)
 #define PERF_ATTR_MIN_SIZE		64	/* PERF_ATTR_SIZE_VER0 */
 #define PERF_ATTR_MAX_SIZE		4096	/* bigger is garbage, not a newer ABI */
 

@@ -136,20 +136,6 @@ static void evsel__config_record(struct evsel *evsel, const struct record_opts *
 		evsel__config_tracking(evsel, opts);
 }
 
-__u16 record__id_hdr_size(__u64 sample_type)
-{
-	static const __u64 bits[] = {
-		PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ID,
-		PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_IDENTIFIER,
-	};
-	__u16 size = 0;
-	size_t i;
-
-	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		size += sample_type & bits[i] ? 8 : 0;
-	return size;
-}
-
 /* perf's evlist__add_aux_dummy(): counts nothing, sees guest and host */
 static int evlist__add_tracking_dummy(struct evlist *evlist)
 {

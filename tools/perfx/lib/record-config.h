@@ -82,7 +82,5 @@ int record__parse_mmap_pages(const char *s, unsigned long page_size, unsigned in
  * @page_size, rounded down to a power of two; at least one.
  */
 unsigned int record__default_mmap_pages(long mlock_kb, unsigned long page_size);
-/* The trailer sample_id_all puts on non-sample records, for @sample_type. */
-__u16 record__id_hdr_size(__u64 sample_type);
 
 #endif /* __PERFX_RECORD_CONFIG_H */

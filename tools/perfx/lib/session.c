@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include "debug.h"
+#include "event.h"
+#include "sample-id.h"
 #include "session.h"
 
 /* The first @len bytes of the input, or an error saying how many there were. */
@@ -227,7 +229,8 @@ static int session__auxtrace(struct perfx_session *s, const struct perf_event_he
 		return -EINVAL;
 	}
 	session__payload_start(s, "AUXTRACE", "trace data", pos,
-			       perfx__get_u64((const char *)ev + 8));
+			       perfx__get_u64((const char *)ev +
+					      offsetof(struct perf_record_auxtrace, size)));
 	return 0;
 }
 
@@ -385,15 +388,11 @@ static __u64 read_size(const struct perfx_attr *a, const char *p, const char *en
 	return 8 + head + nr * value;
 }
 
-/* the fields between TIME and READ, each a u64 */
-#define SAMPLE_U64S_BEFORE_READ	(PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
-				 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
-
-/* PERF_SAMPLE_CALLCHAIN's ips, the fields from @p on (after TIME): 0, or -EINVAL */
+/* PERF_SAMPLE_CALLCHAIN's ips, of the body from @p on: 0, or -EINVAL */
 static int sample__callchain(struct perfx_sample *sample, const struct perfx_attr *a,
 			     __u64 type, const char *p, const char *end)
 {
-	__u64 skip = 8 * __builtin_popcountll(type & SAMPLE_U64S_BEFORE_READ);
+	__u64 skip = sample_id__sample_offset(type, PERF_SAMPLE_READ);
 
 	if ((__u64)(end - p) < skip)
 		return -EINVAL;
@@ -418,7 +417,7 @@ int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event
 {
 	const char *p = (const char *)(ev + 1), *end = (const char *)ev + ev->size;
 	const struct perfx_attr *attr;
-	__u64 type;
+	__u64 type, id;
 	int err;
 
 	/* no attrs yet: the layout says so */
@@ -430,7 +429,7 @@ int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event
 	if (!s->by_id)
 		attr = &s->header.attrs[0];
 	else
-		attr = end - p < 8 ? NULL : session__id_slot(s, perfx__get_u64(p))->attr;
+		attr = sample_id__sample_identifier(ev, &id) ? NULL : session__id_slot(s, id)->attr;
 	if (!attr) {
 		pr_err("%s: byte offset %llu: SAMPLE record of size %u: no attr has its id (EINVAL)\n",
 		       s->name, (unsigned long long)pos, ev->size);
@@ -439,40 +438,31 @@ int perfx_session__parse_sample(struct perfx_session *s, const struct perf_event
 	perfx_header__attr_sample_type(attr, &type);
 	memset(sample, 0, sizeof(*sample));
 	sample->cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	p += type & PERF_SAMPLE_IDENTIFIER ? 8 : 0;
-	p += type & PERF_SAMPLE_IP ? 8 : 0;
-	p += type & PERF_SAMPLE_TID ? 8 : 0;
-	p += type & PERF_SAMPLE_TIME ? 8 : 0;
-	if (p > end || ((type & PERF_SAMPLE_CALLCHAIN) &&
-			sample__callchain(sample, attr, type, p, end))) {
+	if ((__u64)(end - p) < sample_id__sample_offset(type, PERF_SAMPLE_ADDR) ||
+	    ((type & PERF_SAMPLE_CALLCHAIN) && sample__callchain(sample, attr, type, p, end))) {
 		pr_err("%s: byte offset %llu: SAMPLE record of size %u: too small for sample_type %#llx (EINVAL)\n",
 		       s->name, (unsigned long long)pos, ev->size, (unsigned long long)type);
 		return -EINVAL;
 	}
-	p = (const char *)(ev + 1) + (type & PERF_SAMPLE_IDENTIFIER ? 8 : 0);
 	if (type & PERF_SAMPLE_IP) {
-		sample->ip = perfx__get_u64(p);
+		sample->ip = perfx__get_u64(p + sample_id__sample_offset(type, PERF_SAMPLE_IP));
 		sample->has_ip = true;
-		p += 8;
 	}
 	if (type & PERF_SAMPLE_TID) {
-		sample->pid = perfx__get_u32(p);
-		sample->tid = perfx__get_u32(p + 4);
-		p += 8;
+		const char *tid = p + sample_id__sample_offset(type, PERF_SAMPLE_TID);
+
+		sample->pid = perfx__get_u32(tid);
+		sample->tid = perfx__get_u32(tid + 4);
 	}
-	sample->time = type & PERF_SAMPLE_TIME ? perfx__get_u64(p) : ~0ULL;
+	sample->time = type & PERF_SAMPLE_TIME ?
+		       perfx__get_u64(p + sample_id__sample_offset(type, PERF_SAMPLE_TIME)) : ~0ULL;
 	return 0;
 }
-
-/* the sample_id fields after TIME, each a u64 */
-#define ID_FIELDS_AFTER_TIME	(PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
-				 PERF_SAMPLE_IDENTIFIER)
-#define ID_FIELDS		(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | ID_FIELDS_AFTER_TIME)
 
 int perfx_session__record_time(struct perfx_session *s, const struct perf_event_header *ev,
 			       __u64 pos, __u64 *time)
 {
-	const char *end = (const char *)ev + ev->size;
+	const char *trailer;
 	__u64 type, id;
 	int err;
 
@@ -490,20 +480,19 @@ int perfx_session__record_time(struct perfx_session *s, const struct perf_event_
 	 * a synthesized record, whose fields are the first attr's (as perf's)
 	 */
 	if (s->id_all && s->by_id &&
-	    (ev->size < sizeof(*ev) + 8 ||
-	     ((id = perfx__get_u64(end - 8)) && session__sample_type(s, id, &type)))) {
+	    (sample_id__identifier(ev, &id) || (id && session__sample_type(s, id, &type)))) {
 		pr_err("%s: byte offset %llu: %s record of size %u: no attr has the id of its sample_id fields (EINVAL)\n",
 		       s->name, (unsigned long long)pos, perfx_record__name(ev->type), ev->size);
 		return -EINVAL;
 	}
 	if (!s->id_all || !(type & PERF_SAMPLE_TIME))
 		return 0;
-	if (ev->size < sizeof(*ev) + 8 * __builtin_popcountll(type & ID_FIELDS)) {
+	if (sample_id__trailer(ev, type, &trailer)) {
 		pr_err("%s: byte offset %llu: %s record of size %u: too small for the sample_id fields of sample_type %#llx (EINVAL)\n",
 		       s->name, (unsigned long long)pos, perfx_record__name(ev->type), ev->size,
 		       (unsigned long long)type);
 		return -EINVAL;
 	}
-	*time = perfx__get_u64(end - 8 - 8 * __builtin_popcountll(type & ID_FIELDS_AFTER_TIME));
+	*time = perfx__get_u64(trailer + sample_id__offset(type, PERF_SAMPLE_TIME));
 	return 0;
 }

@@ -37,9 +37,6 @@ struct perfx_session {
 	__u64			payload_left;
 };
 
-/* struct perf_record_auxtrace: header, size, offset, reference, idx, tid, cpu */
-#define PERFX_AUXTRACE_RECORD	48
-
 /* What inject needs of a sample: where and when it hit. */
 struct perfx_sample {
 	__u64	ip;

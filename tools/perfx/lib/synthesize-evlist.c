@@ -14,17 +14,11 @@
 #include "cpumap.h"
 #include "data.h"
 #include "evlist.h"
+#include "event.h"
 #include "evsel.h"
 #include "header.h"
 #include "synthesize-evlist.h"
 #include "threadmap.h"
-
-struct id_index_entry {
-	__u64	id;
-	__u64	idx;	/* the ring: the CPU's index */
-	__u64	cpu;	/* -1 for any */
-	__u64	tid;	/* -1 for all */
-};
 
 /* as many entries as a record's u16 size allows */
 #define ID_INDEX_MAX	((UINT16_MAX - sizeof(struct perf_event_header) - sizeof(__u64)) / \
@@ -86,11 +80,6 @@ int synthesize__id_index(struct perfx_writer *w, const struct evlist *evlist,
 	return err;
 }
 
-struct thread_map_entry {
-	__u64	pid;
-	char	comm[16];
-};
-
 int synthesize__thread_map(struct perfx_writer *w, const struct evlist *evlist)
 {
 	const struct thread_map *threads = evlist->threads;
@@ -113,13 +102,6 @@ int synthesize__thread_map(struct perfx_writer *w, const struct evlist *evlist)
 	}
 	return err;
 }
-
-/* perf_record_cpu_map_data's types */
-enum {
-	CPU_MAP_CPUS	= 0,	/* u16 nr, u16 cpus[nr] */
-	CPU_MAP_MASK	= 1,	/* u16 nr, u16 long_size, then nr longs */
-	CPU_MAP_RANGE	= 2,	/* u8 any_cpu, u8 pad, u16 start_cpu, u16 end_cpu */
-};
 
 static void put_u16(char *p, size_t off, __u16 v)
 {
@@ -193,15 +175,6 @@ int synthesize__cpu_map(struct perfx_writer *w, const struct evlist *evlist)
 	free(data);
 	return err;
 }
-
-/* perf_record_event_update's types and the size of its fixed part, union included */
-enum {
-	EVENT_UPDATE_UNIT	= 0,
-	EVENT_UPDATE_SCALE	= 1,
-	EVENT_UPDATE_NAME	= 2,
-};
-
-#define EVENT_UPDATE_HEAD	40
 
 static int event_update__write(struct perfx_writer *w, __u64 type, __u64 id, const void *data,
 			       size_t len)

@@ -8,14 +8,6 @@ struct evlist;
 struct perfx_header;
 struct perfx_writer;
 
-/* perf's records that describe a recording's events (util/event.h) */
-enum {
-	PERF_RECORD_ID_INDEX	= 69,
-	PERF_RECORD_THREAD_MAP	= 73,
-	PERF_RECORD_CPU_MAP	= 74,
-	PERF_RECORD_EVENT_UPDATE = 78,
-};
-
 /*
  * ID_INDEX: per sample id of @h's attrs (those of @evlist's events, in
  * order) its ring, CPU and task, in records of at most 64 KiB, as perf's
