@@ -46,6 +46,7 @@
 #include "lib/synthesize-evlist.h"
 #include "lib/sysfs.h"
 #include "lib/threadmap.h"
+#include "lib/time-conv.h"
 #include "lib/tracing-data.h"
 #include "lib/workload.h"
 
@@ -993,9 +994,10 @@ static int record__write_marker(struct record *rec, __u32 type)
 }
 
 /*
- * As perf's record__synthesize(): the events' ID_INDEX, the kernel's maps,
- * the events' EVENT_UPDATEs, THREAD_MAP and CPU_MAP, what already runs,
- * then FINISHED_INIT, before the ring buffers' records.
+ * As perf's record__synthesize(): the first ring's TIME_CONV, the events'
+ * ID_INDEX, the kernel's maps, the events' EVENT_UPDATEs, THREAD_MAP and
+ * CPU_MAP, what already runs, then FINISHED_INIT, before the ring
+ * buffers' records.
  */
 static int record__synthesize(struct record *rec)
 {
@@ -1003,7 +1005,9 @@ static int record__synthesize(struct record *rec)
 	int err;
 
 	rec->synth.id_hdr_size = sample_id__hdr_size(rec->evlist->entries[0]->attr.sample_type);
-	err = synthesize__id_index(w, rec->evlist, &rec->header);
+	err = synthesize__time_conv(w, rec->rings.nr ? rec->rings.rings[0].mmap.base : NULL);
+	if (err >= 0)
+		err = synthesize__id_index(w, rec->evlist, &rec->header);
 	if (err)
 		return err;
 	err = synthesize__kernel(w, &rec->synth);

@@ -22,6 +22,7 @@ enum perf_user_event_type {
 	PERF_RECORD_THREAD_MAP		= 73,
 	PERF_RECORD_CPU_MAP		= 74,
 	PERF_RECORD_EVENT_UPDATE	= 78,
+	PERF_RECORD_TIME_CONV		= 79,
 	PERF_RECORD_HEADER_FEATURE	= 80,
 	PERF_RECORD_FINISHED_INIT	= 82,
 };
@@ -30,6 +31,23 @@ enum perf_user_event_type {
  * HEADER_ATTR: the header, the attr (attr.size bytes), then its u64 ids.
  * FINISHED_ROUND and FINISHED_INIT: the header alone.
  */
+
+/*
+ * TIME_CONV (perf's perf_record_time_conv): how the hardware clock a ring's
+ * control page describes converts to perf time, for decoders of AUX data
+ * (TSC, the arm64 counter) that carry raw counter values.
+ */
+struct perf_record_time_conv {
+	struct perf_event_header header;
+	__u64	time_shift;
+	__u64	time_mult;
+	__u64	time_zero;
+	__u64	time_cycles;
+	__u64	time_mask;
+	__u8	cap_user_time_zero;
+	__u8	cap_user_time_short;
+	__u8	reserved[6];
+};
 
 /* HEADER_FEATURE: the header, the feature's id, then its section's bytes */
 struct perf_record_header_feature {
