@@ -43,7 +43,8 @@ declare -A allowed=(
 
 # the bodies perf gives no names: the workload burns CPU for samples
 workload=(sh -c 'i=0; while [ $i -lt 40000 ]; do i=$((i + 1)); done')
-lines=("" "-a -g" "-e {cpu-clock,task-clock}" "-k mono" "-e sched:sched_switch -a" "--no-buildid")
+lines=("" "-a -g" "-e {cpu-clock,task-clock}" "-k mono" "-e sched:sched_switch -a" "--no-buildid"
+       "--call-graph dwarf")
 
 # record TOOL NAME OUT ARGS...: perf or perfx into OUT (a file, or a pipe if OUT is -:FILE)
 record()
