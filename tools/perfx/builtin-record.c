@@ -1519,24 +1519,23 @@ static void record__signals(void)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
-/* perf's exit: the workload's status, or its signal raised again */
+/*
+ * perf's exit: the workload's status, or its signal raised again; without
+ * a workload, the signal that ended the recording raised again.
+ */
 static int record__exit_status(struct record *rec, int err)
 {
 	int st = rec->workload_status;
 
 	if (err)
 		return err > 0 ? err : 255;	/* a usage error's 129, or perf's 255 */
-	if (!rec->argc)
+	if (!rec->argc) {
+		if (perfx_done)
+			perfx__raise(perfx_done);
 		return 0;
-	if (WIFSIGNALED(st)) {
-		sigset_t set;
-
-		signal(WTERMSIG(st), SIG_DFL);
-		sigemptyset(&set);
-		sigaddset(&set, WTERMSIG(st));
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(WTERMSIG(st));
 	}
+	if (WIFSIGNALED(st))
+		perfx__raise(WTERMSIG(st));
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 255;
 }
 

@@ -1133,7 +1133,7 @@ static int stat_setup(struct stat_ctx *ctx, const struct parse_events_env *env)
 int cmd_stat(int argc, char **argv)
 {
 	struct parse_events_env env = { getenv("PERFX_PMU_ROOT"), getenv("PERFX_TRACEFS") };
-	int ret, err, status = 0, run;
+	int ret, err, status = 0, run, raise_sig = 0;
 	struct stat_ctx *ctx;
 	struct sigaction sa;
 
@@ -1185,6 +1185,9 @@ int cmd_stat(int argc, char **argv)
 		stat_display__footer(&ctx->config);
 	}
 	ret = status;
+	/* as perf: a run without a command of its own dies of what ended it */
+	if (!ctx->opts.argc)
+		raise_sig = perfx_done;
 out_close:
 	if (ctx->config.out && (fflush(ctx->config.out) || ferror(ctx->config.out))) {
 		fprintf(stderr, "perfx: stat: writing the output: %s\n", strerror(errno));
@@ -1196,5 +1199,7 @@ out:
 	stat_config__exit(&ctx->config);
 	stat_ctx__exit(ctx);
 	free(ctx);
+	if (raise_sig && !ret)
+		perfx__raise(raise_sig);
 	return ret;
 }

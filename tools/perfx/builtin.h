@@ -42,6 +42,11 @@ int parse_events__print_error(const char *events, const struct parse_events_erro
 extern volatile sig_atomic_t perfx_done;
 extern volatile sig_atomic_t perfx_child_exited;
 void perfx__sig_handler(int sig);
+/*
+ * Dies of @sig, as perf does at exit when a signal ended a run that had
+ * no command of its own: the caller's shell sees 128 + @sig, not 0.
+ */
+void perfx__raise(int sig);
 
 int perfx__print_stderr(int level, const char *fmt, va_list ap);
 void perfx__setup_print(int verbose);

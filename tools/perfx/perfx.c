@@ -54,6 +54,17 @@ void perfx__sig_handler(int sig)
 		perfx_done = sig;
 }
 
+void perfx__raise(int sig)
+{
+	sigset_t set;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}
+
 int perfx__print_stderr(int level, const char *fmt, va_list ap)
 {
 	if (level > PERFX_WARN && level - PERFX_WARN > verbosity)

@@ -130,6 +130,43 @@ killed_workload()
 	fi
 }
 
+# 3b. -a ended by a signal: the counts printed, then perfx dies of the
+# signal as perf does (the shell sees 128 + N), not exit 0
+# signaled TOOL SIG: TOOL stat -a ended by SIG after a second; its status
+signaled()
+{
+	"$1" stat -a -e task-clock > "$work/out" 2> "$work/err" &
+	local pid=$!
+
+	sleep 1
+	kill -"$2" $pid
+	wait $pid
+}
+
+signaled_system_wide()
+{
+	local sig what prc
+
+	for sig in INT TERM; do
+		what="stat -a ended by SIG$sig: the counts, then exit $((128 + $(kill -l $sig))) as perf"
+		if ! command -v perf > /dev/null; then
+			skip "$what" "no perf"
+			continue
+		fi
+		signaled perf $sig
+		prc=$?
+		signaled "$PERFX" $sig
+		rc=$?
+		if [ $rc -eq $prc ] && [ $rc -eq $((128 + $(kill -l $sig))) ] &&
+		   grep -q 'msec task-clock' "$work/err" && sanitizer_clean; then
+			ok "$what"
+		else
+			echo "# exit $rc, perf $prc"
+			notok "$what"
+		fi
+	done
+}
+
 # 4. -A with 300 cgroups x 10 events: no fixed table to fill
 many_cgroups()
 {
@@ -379,7 +416,8 @@ EOF
 	# the shim in perfx only: timeout waits in sigsuspend() too
 	timeout 20 env LD_PRELOAD="$pre" "$PERFX" stat -a -e task-clock > /dev/null 2> "$work/err"
 	rc=$?
-	if [ $rc -eq 0 ] && grep -q 'task-clock' "$work/err" && sanitizer_clean; then
+	# ended by the SIGINT, which perfx then dies of (130); timeout's is 124
+	if [ $rc -eq 130 ] && grep -q 'task-clock' "$work/err" && sanitizer_clean; then
 		ok "$what"
 	else
 		notok "$what (exit $rc)"
@@ -389,6 +427,7 @@ EOF
 unprivileged
 targets_exit
 killed_workload
+signaled_system_wide
 many_cgroups
 odd_names
 raw_controls

@@ -131,8 +131,8 @@ sleep 1
 kill -INT $pid
 wait $pid
 rc=$?
-what="record -a, SIGINT: exit 0, a whole file perf reads"
-[ $rc -eq 0 ] && perf report --stdio -i sig.data > /dev/null 2> err && ! grep -q 'properly terminated' err
+what="record -a, SIGINT: a whole file perf reads, exit 130 as perf"
+[ $rc -eq 130 ] && perf report --stdio -i sig.data > /dev/null 2> err && ! grep -q 'properly terminated' err
 verdict
 
 # 6: inject: the same kinds of output

@@ -156,8 +156,8 @@ sleep 1
 kill -INT $pid
 wait $pid
 rc=$?
-what="record with no command: every CPU (perf's dummy:HG) until SIGINT, exit 0"
-[ $rc -eq 0 ] && perf evlist -i "$work/sw.data" 2> /dev/null | grep -qx 'dummy:HG' &&
+what="record with no command: every CPU (perf's dummy:HG) until SIGINT, exit 130 as perf"
+[ $rc -eq 130 ] && perf evlist -i "$work/sw.data" 2> /dev/null | grep -qx 'dummy:HG' &&
 	grep -q 'Captured and wrote' "$work/err"
 verdict
 
@@ -237,16 +237,25 @@ what="a pipe through perfx inject -b: the program's build-id"
 "$PERFX" inject -b -i "$work/p.pipe" -o "$work/pb.data" 2> "$work/err"
 check grep -q "^$hot_bid .*/hot$" <(perf buildid-list -i "$work/pb.data" 2> /dev/null)
 
-# 6: signals end a recording with a finished file
-for sig in INT TERM; do
-	"$PERFX" record -a -e cpu-clock -F 1000 -o "$work/s.data" > /dev/null 2> "$work/err" &
-	pid=$!
+# 6: signals end a recording with a finished file, then perfx dies of
+# the signal as perf does
+# signaled TOOL SIG OUT: TOOL record -a into OUT ended by SIG; its status
+signaled()
+{
+	"$1" record -a -e cpu-clock -F 1000 -o "$3" > /dev/null 2> "$work/err" &
+	local pid=$!
+
 	sleep 1
-	kill -"$sig" "$pid"
+	kill -"$2" "$pid"
 	wait "$pid"
+}
+for sig in INT TERM; do
+	signaled perf $sig "$work/ps.data"
+	prc=$?
+	signaled "$PERFX" $sig "$work/s.data"
 	rc=$?
-	what="SIG$sig ends -a with exit 0 and perf's closing lines"
-	[ $rc -eq 0 ] && grep -q 'Captured and wrote' "$work/err"
+	what="SIG$sig ends -a with perf's closing lines and exit $((128 + $(kill -l $sig))), as perf"
+	[ $rc -eq $prc ] && [ $rc -eq $((128 + $(kill -l $sig))) ] && grep -q 'Captured and wrote' "$work/err"
 	verdict
 	what="SIG$sig: perf report reads the file without a warning"
 	check perf_clean perf report --stdio -i "$work/s.data"
