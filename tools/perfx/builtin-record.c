@@ -548,7 +548,6 @@ static int record__add_default_event(struct record *rec)
 static int record__setup_events(struct record *rec)
 {
 	struct parse_events_error perr = { 0, "" };
-	struct evsel *evsel;
 	int i, err;
 
 	rec->evlist = evlist__new();
@@ -564,9 +563,6 @@ static int record__setup_events(struct record *rec)
 			return parse_events__print_error(rec->events[i], &perr, err, record_usage,
 							 record_options);
 	}
-	/* as perf's parser: events without H or G modifiers are the host's */
-	evlist__for_each(rec->evlist, i, evsel)
-		evsel->attr.exclude_guest = 1;
 	return 0;
 }
 

@@ -41,6 +41,8 @@ struct evsel {
 	struct evsel_counts *aggr;
 	int nr_aggr;
 	bool supported;
+	/* its own modifier named G or H: a group's u or p leaves the guest be */
+	bool exclude_gh;
 	/* -r: statistics of the aggregated scaled count over runs */
 	struct stats res_stats;
 };

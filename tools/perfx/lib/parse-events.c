@@ -14,7 +14,10 @@
  *   term  := name [ '=' value ]		config, config1, config2, name,
  *						or a field of pmu/format/, or an
  *						alias from pmu/events/
- *   mods  := { 'u' | 'k' | 'h' }
+ *   mods  := { 'u' | 'k' | 'h' | 'G' | 'H' | 'p' | 'I' | 'D' | 'e' }
+ *
+ * An event without a modifier of its own counts the host only
+ * (exclude_guest), as perf's event_attr_init() sets it.
  *
  * Each event becomes an evsel named exactly as written (group modifiers are
  * not appended to the members' names: perf 6.1 does not).
@@ -361,32 +364,74 @@ static const char *printable(const char *in, char *buf, size_t size)
 	return buf;
 }
 
-static int apply_mods(struct perf_event_attr *attr, const char *mods, size_t len)
+/*
+ * perf's get_event_modifier(), over @attr's bits: an event's own modifier
+ * starts from none set, a group's from the member's.  Naming any of u/k/h
+ * excludes the others; u also excludes the guest unless G or H was named
+ * (*@gh), and p (precise) needs the guest excluded too; G and H name the
+ * side counted.  k, h and I leave the guest counted, as perf does.
+ */
+#define MODS_EXPECTED	"expected u, k, h, G, H, p, I, D or e"
+
+static int apply_mods(struct perf_event_attr *attr, bool *gh, const char *mods, size_t len)
 {
-	bool u = false, k = false, h = false;
+	bool eu = attr->exclude_user, ek = attr->exclude_kernel, eh = attr->exclude_hv;
+	bool eH = attr->exclude_host, eG = attr->exclude_guest;
+	bool exclude = eu || ek || eh;
+	unsigned int precise = attr->precise_ip;
 	size_t i;
 
 	if (!len)
 		return -EINVAL;
 	for (i = 0; i < len; i++) {
-		switch (mods[i]) {
+		char c = mods[i];
+
+		if ((c == 'u' || c == 'k' || c == 'h') && !exclude)
+			exclude = eu = ek = eh = true;
+		if ((c == 'G' || c == 'H') && !*gh)
+			*gh = eG = eH = true;
+		switch (c) {
 		case 'u':
-			u = true;
+			eu = false;
+			eG |= !*gh;
 			break;
 		case 'k':
-			k = true;
+			ek = false;
 			break;
 		case 'h':
-			h = true;
+			eh = false;
+			break;
+		case 'G':
+			eG = false;
+			break;
+		case 'H':
+			eH = false;
+			break;
+		case 'p':
+			precise++;
+			eG |= !*gh;
+			break;
+		case 'I':
+			attr->exclude_idle = 1;
+			break;
+		case 'D':
+			attr->pinned = 1;
+			break;
+		case 'e':
+			attr->exclusive = 1;
 			break;
 		default:
 			return -EINVAL;
 		}
 	}
-	/* Naming any of u/k/h excludes the others, as perf does. */
-	attr->exclude_user = !u;
-	attr->exclude_kernel = !k;
-	attr->exclude_hv = !h;
+	if (precise > 3)
+		return -EINVAL;
+	attr->exclude_user = eu;
+	attr->exclude_kernel = ek;
+	attr->exclude_hv = eh;
+	attr->exclude_host = eH;
+	attr->exclude_guest = eG;
+	attr->precise_ip = precise;
 	return 0;
 }
 
@@ -405,7 +450,7 @@ static const struct event_symbol *find_symbol(const char *name, size_t len)
 	return NULL;
 }
 
-static int add_event(struct parser *p, const struct perf_event_attr *attr,
+static int add_event(struct parser *p, const struct perf_event_attr *attr, bool gh,
 		     const char *name, size_t len)
 {
 	struct evsel *evsel;
@@ -418,6 +463,7 @@ static int add_event(struct parser *p, const struct perf_event_attr *attr,
 	free(n);
 	if (!evsel)
 		return -ENOMEM;
+	evsel->exclude_gh = gh;
 	err = evlist__add(p->evlist, evsel);
 	if (err)
 		evsel__delete(evsel);
@@ -693,6 +739,7 @@ static int parse_event(struct parser *p)
 {
 	struct perf_event_attr attr;
 	const char *start = p->s, *end = p->s, *colon, *name_end;
+	bool gh = false, own_mods = false;
 	int err;
 
 	memset(&attr, 0, sizeof(attr));
@@ -715,9 +762,10 @@ static int parse_event(struct parser *p)
 		while (isalpha((unsigned char)*end))
 			end++;
 		/* "cpu/event=1/:" needs modifiers after its ':', as perf */
-		if ((end != colon || colon[-1] == ':') && apply_mods(&attr, colon, end - colon))
+		own_mods = end != colon || colon[-1] == ':';
+		if (own_mods && apply_mods(&attr, &gh, colon, end - colon))
 			return parse_error(p, colon, -EINVAL,
-					   "invalid modifier '%.*s' (expected u, k or h)",
+					   "invalid modifier '%.*s' (" MODS_EXPECTED ")",
 					   (int)(end - colon), colon);
 	} else {
 		const struct event_symbol *sym = find_symbol(start, end - start);
@@ -760,15 +808,18 @@ static int parse_event(struct parser *p)
 			while (isalpha((unsigned char)*end))
 				end++;
 			modlen = end - mods;
-			if (apply_mods(&attr, mods, modlen))
+			own_mods = true;
+			if (apply_mods(&attr, &gh, mods, modlen))
 				return parse_error(p, mods, -EINVAL,
-						   "invalid modifier '%.*s' (expected u, k or h)",
+						   "invalid modifier '%.*s' (" MODS_EXPECTED ")",
 						   (int)modlen, mods);
 		}
 	}
 	if (*end && *end != ',' && *end != '}')
 		return parse_error(p, end, -EINVAL, "unexpected '%c'", *end);
-	err = add_event(p, &attr, start, end - start);
+	if (!own_mods)
+		attr.exclude_guest = 1;
+	err = add_event(p, &attr, gh, start, end - start);
 	p->s = end;
 	return err;
 }
@@ -803,9 +854,9 @@ static int parse_group(struct parser *p)
 		for (i = first; i < p->evlist->nr; i++) {
 			struct evsel *evsel = p->evlist->entries[i];
 
-			if (apply_mods(&evsel->attr, mods, p->s - mods))
+			if (apply_mods(&evsel->attr, &evsel->exclude_gh, mods, p->s - mods))
 				return parse_error(p, mods, -EINVAL,
-						   "invalid group modifier '%.*s' (expected u, k or h)",
+						   "invalid group modifier '%.*s' (" MODS_EXPECTED ")",
 						   (int)(p->s - mods), mods);
 		}
 	}

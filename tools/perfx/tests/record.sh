@@ -57,7 +57,8 @@ attr_lines=("" "-e cpu-clock" "-e cpu-clock,task-clock" "-a -e cpu-clock" "-C 0 
 	    "--call-graph dwarf -g -a -e cpu-clock" "-a -g" "-a -P -e cpu-clock"
 	    "-a -s -d -R -W --phys-data -e cpu-clock" "-T -s -e {cpu-clock,task-clock}"
 	    "--switch-events --namespaces --sample-cpu -e cpu-clock" "-d -e sched:sched_switch"
-	    "-e cycles" "-e cycles:u,cpu-clock")
+	    "-e cycles" "-e cycles:u,cpu-clock" "-e cpu-clock:k" "-e cpu-clock:G,task-clock:uH"
+	    "-e {cpu-clock:k,task-clock}:u" "-e cpu-clock:ppI")
 hot_n=300000000
 if [ -n "${RECORD_QUICK:-}" ]; then
 	attr_lines=("" "-a -e cpu-clock" "-e {cpu-clock,task-clock}" "-e sched:sched_switch -a")

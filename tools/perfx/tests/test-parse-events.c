@@ -273,7 +273,8 @@ static void test_garbage_files(void)
 	check_msg("cpu/event=1,,umask=1/", -EINVAL,
 		  "empty term in 'event=1,,umask=1' (expected term[=value],...)");
 	check_msg("cpu/event=1,/", -EINVAL, "empty term in 'event=1,' (expected term[=value],...)");
-	check_msg("cpu/event=1/:", -EINVAL, "invalid modifier '' (expected u, k or h)");
+	check_msg("cpu/event=1/:", -EINVAL,
+		  "invalid modifier '' (expected u, k, h, G, H, p, I, D or e)");
 	check_msg("cpu/event=0x100/", -ERANGE, "term 'event=0x100' does not fit format 'config:0-7'");
 
 	/* format files */
@@ -510,6 +511,59 @@ static void fuzz_formats(void)
 #define SW	PERF_TYPE_SOFTWARE
 #define HWC	PERF_TYPE_HW_CACHE
 
+/*
+ * @str's events' exclude_host << 1 | exclude_guest, precise_ip,
+ * exclude_idle, pinned, exclusive: "HG:P:I:D:E" per event, ' ' between
+ */
+static void check_host_guest(const char *str, const char *want)
+{
+	struct parse_events_error perr = { 0, "" };
+	struct evlist *evlist = evlist__new();
+	char got[128] = "";
+	size_t len = 0;
+	int err, i;
+
+	err = parse_events(evlist, str, &env, &perr);
+	for (i = 0; !err && i < evlist->nr && len < sizeof(got) - 16; i++) {
+		const struct perf_event_attr *a = &evlist->entries[i]->attr;
+
+		len += snprintf(got + len, sizeof(got) - len, "%s%d:%d:%d:%d:%d", i ? " " : "",
+				a->exclude_host << 1 | a->exclude_guest, a->precise_ip,
+				a->exclude_idle, a->pinned, a->exclusive);
+	}
+	tap_ok(!err && !strcmp(got, want), "'%s': host/guest and flags as perf 6.1's: %s (got %s)",
+	       str, want, got);
+	evlist__delete(evlist);
+}
+
+/*
+ * What perf 6.1 records for each (perf evlist -v): no modifier counts
+ * the host only; u and p exclude the guest, k, h and I do not; G and H
+ * name the side; a group's modifier starts from the member's bits.
+ */
+static void test_host_guest(void)
+{
+	check_host_guest("cpu-clock", "1:0:0:0:0");
+	check_host_guest("cpu-clock:u", "1:0:0:0:0");
+	check_host_guest("cpu-clock:k", "0:0:0:0:0");
+	check_host_guest("cpu-clock:hk", "0:0:0:0:0");
+	check_host_guest("cpu-clock:G", "2:0:0:0:0");
+	check_host_guest("cpu-clock:H", "1:0:0:0:0");
+	check_host_guest("cpu-clock:uG", "2:0:0:0:0");
+	check_host_guest("cpu-clock:Gu", "2:0:0:0:0");
+	check_host_guest("cpu-clock:kH", "1:0:0:0:0");
+	check_host_guest("cpu-clock:pp", "1:2:0:0:0");
+	check_host_guest("cpu-clock:I", "0:0:1:0:0");
+	check_host_guest("cpu-clock:D", "0:0:0:1:0");
+	check_host_guest("cpu-clock:e", "0:0:0:0:1");
+	check_host_guest("{cpu-clock:k,task-clock}", "0:0:0:0:0 1:0:0:0:0");
+	check_host_guest("{cpu-clock,task-clock}:k", "1:0:0:0:0 1:0:0:0:0");
+	check_host_guest("{cpu-clock:G,task-clock}:u", "2:0:0:0:0 1:0:0:0:0");
+	check_host_guest("{cpu-clock:H,task-clock}:p", "1:1:0:0:0 1:1:0:0:0");
+	check_err("cpu-clock:pppp", -EINVAL);
+	check_err("cpu-clock:x", -EINVAL);
+}
+
 int main(void)
 {
 	int nr;
@@ -668,5 +722,6 @@ int main(void)
 		if (system(cmd))
 			printf("# cannot remove %s\n", root);
 	}
+	test_host_guest();
 	return tap_done();
 }
