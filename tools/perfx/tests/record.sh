@@ -95,8 +95,10 @@ for args in "${attr_lines[@]}"; do
 done
 
 # 1b: what perf's sampling options record, read back by perf
-"$PERFX" record -q --call-graph dwarf -s --switch-events -e cpu-clock -o "$work/dw.data" \
-	-- "$work/hot" > /dev/null 2> "$work/err"
+# 8 KiB of stack a sample: rings of 8 MiB at 1 kHz, so that a slow reader
+# (ASan under TCG, a loaded host) loses no chunk, which perf would report
+"$PERFX" record -q --call-graph dwarf -s --switch-events -e cpu-clock -F 1000 -m 2048 \
+	-o "$work/dw.data" -- "$work/hot" > /dev/null 2> "$work/err"
 what="--call-graph dwarf -s --switch-events: perf report -T reads it without a warning"
 check perf_clean perf report -T --stdio -i "$work/dw.data"
 what="--call-graph dwarf: hot_loop's samples carry the user stack perf unwinds to main"
@@ -137,9 +139,19 @@ fi
 
 # 1d: targets as perf's: -p wins over -a and -C with perf's warning; no
 # command and no target records every CPU until SIGINT
+# task_for FILE: starts a task for -p (its pid in $task) that lives until
+# FILE has a header, i.e. until perfx has attached to it, however slow
+# perfx is to start
+task_for()
+{
+	rm -f "$1"
+	sleep 60 &
+	task=$!
+	(while [ ! -s "$1" ]; do sleep 0.1; done; sleep 0.3; kill $task) 2> /dev/null &
+}
 for t in "-a SYSTEM" "-C0 CPU"; do
-	sleep 0.3 &
-	"$PERFX" record ${t% *} -p $! -e cpu-clock -o "$work/ap.data" > /dev/null 2> "$work/err"
+	task_for "$work/ap.data"
+	"$PERFX" record ${t% *} -p $task -e cpu-clock -o "$work/ap.data" > /dev/null 2> "$work/err"
 	rc=$?
 	what="record ${t% *} -p: perf's 'PID/TID switch overriding ${t#* }', the task recorded"
 	[ $rc -eq 0 ] && [ "$(head -2 "$work/err")" = "Warning:
@@ -147,8 +159,8 @@ PID/TID switch overriding ${t#* }" ] && perf evlist -i "$work/ap.data" > "$work/
 		[ "$(cat "$work/out")" = cpu-clock ]
 	verdict
 done
-sleep 0.3 &
-"$PERFX" record -q -a -p $! -e cpu-clock -o "$work/ap.data" > /dev/null 2> "$work/err"
+task_for "$work/ap.data"
+"$PERFX" record -q -a -p $task -e cpu-clock -o "$work/ap.data" > /dev/null 2> "$work/err"
 what="record -q -a -p: no warning"
 check [ ! -s "$work/err" ]
 "$PERFX" record -e cpu-clock -o "$work/sw.data" > /dev/null 2> "$work/err" &
