@@ -43,6 +43,7 @@
 #include "lib/sample-id.h"
 #include "lib/session.h"
 #include "lib/synthesize.h"
+#include "lib/synthesize-bpf-progs.h"
 #include "lib/synthesize-evlist.h"
 #include "lib/sysfs.h"
 #include "lib/threadmap.h"
@@ -990,10 +991,41 @@ static int record__write_marker(struct record *rec, __u32 type)
 }
 
 /*
+ * The BPF programs loaded now, as perf's: their KSYMBOLs and BPF_EVENTs,
+ * and a file's BPF_PROG_INFO and BPF_BTF (a pipe's header, written
+ * before, lists none, as perf's).  A walk the kernel refused (no
+ * privilege, no BPF_PROG_GET_NEXT_ID) is silent, another that stopped
+ * warns as perf does; -v says why.
+ */
+static int record__bpf_progs(struct record *rec)
+{
+	struct bpf_progs p;
+	int ret;
+
+	ret = bpf_progs__synthesize(&p, &rec->out, rec->synth.id_hdr_size, rec->synth.root);
+	if (ret < 0)
+		goto out;
+	if (p.err) {
+		pr_info("bpf programs: %s (id %u): %s (%s)\n", p.err_what, p.err_id,
+			strerror(-p.err), perfx__errname(p.err));
+		if (!p.refused)
+			pr_warning("Couldn't synthesize bpf events.\n");
+	}
+	if (p.images_err)
+		pr_info("bpf images: cannot read kallsyms: %s\n", strerror(-p.images_err));
+	pr_info("bpf programs: %zu synthesized, %zu BTFs, %zu gone before they were opened, %zu trampolines and dispatchers\n",
+		p.nr_progs, p.nr_btfs, p.nr_vanished, p.nr_images);
+	ret = rec->pipe ? 0 : feature__add_bpf_progs(&rec->header, &p);
+out:
+	bpf_progs__exit(&p);
+	return ret;
+}
+
+/*
  * As perf's record__synthesize(): the first ring's TIME_CONV, the events'
  * ID_INDEX, the kernel's maps, the events' EVENT_UPDATEs, THREAD_MAP and
- * CPU_MAP, what already runs, then FINISHED_INIT, before the ring
- * buffers' records.
+ * CPU_MAP, the BPF programs loaded, what already runs, then FINISHED_INIT,
+ * before the ring buffers' records.
  */
 static int record__synthesize(struct record *rec)
 {
@@ -1022,6 +1054,8 @@ static int record__synthesize(struct record *rec)
 		err = synthesize__thread_map(w, rec->evlist);
 	if (!err)
 		err = synthesize__cpu_map(w, rec->evlist);
+	if (!err)
+		err = record__bpf_progs(rec);
 	if (err)
 		return err;
 	if (record__cpu_target(rec))

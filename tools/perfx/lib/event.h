@@ -136,4 +136,29 @@ enum {
 
 #define EVENT_UPDATE_HEAD	40
 
+/*
+ * The kernel's KSYMBOL and BPF_EVENT, as perf record also synthesizes
+ * them for the BPF programs loaded before it starts: the name NUL-padded
+ * to 8, then the sample_id trailer.
+ */
+struct perf_record_ksymbol {
+	struct perf_event_header header;
+	__u64	addr;
+	__u32	len;
+	__u16	ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_* */
+	__u16	flags;
+	char	name[];
+};
+
+struct perf_record_bpf_event {
+	struct perf_event_header header;
+	__u16	type;		/* PERF_BPF_EVENT_* */
+	__u16	flags;
+	__u32	id;
+	__u8	tag[8];		/* BPF_TAG_SIZE */
+};
+
+_Static_assert(sizeof(struct perf_record_ksymbol) == 24, "KSYMBOL's name is at 24");
+_Static_assert(sizeof(struct perf_record_bpf_event) == 24, "BPF_EVENT is 24 bytes");
+
 #endif /* __PERFX_EVENT_H */

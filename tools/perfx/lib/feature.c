@@ -2,7 +2,8 @@
 /*
  * The header features: one table of them all, as perf's feat_ops
  * (util/header.c), and the bodies of those that describe the recording
- * machine and the recording, in perf's formats (its write_*() functions).
+ * machine and the recording (the BPF programs loaded among them), in
+ * perf's formats (its write_*() functions).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -27,6 +28,7 @@
 #include "event.h"
 #include "feature.h"
 #include "header.h"
+#include "synthesize-bpf-progs.h"
 #include "sysfs.h"
 #include "util.h"
 
@@ -720,14 +722,57 @@ static int write_mem_topology(struct feature_buf *b, const struct feature_env *e
 }
 
 /*
- * BPF_PROG_INFO and BPF_BTF: perf lists the programs and BTF of the
- * BPF_EVENT records it synthesized; perfx synthesizes none, so both are
- * empty lists (a u32 0), which perf reads as no program known.
+ * BPF_PROG_INFO: the programs perf record synthesized (synthesize-bpf-progs.c),
+ * as perf's write_bpf_prog_info(): their number, then each one's perf_bpil
+ * (info_len, data_len, the arrays asked for, the info with the arrays'
+ * offsets into the data, the data).  None before they are synthesized,
+ * which is what a pipe's header has, as perf's.
  */
-static int write_bpf_none(struct feature_buf *b, const struct feature_env *env __maybe_unused)
+static int write_bpf_prog_info(struct feature_buf *b, const struct feature_env *env)
 {
-	feature_buf__u32(b, 0);
+	const struct bpf_progs *p = env->bpf_progs;
+	size_t i;
+
+	feature_buf__u32(b, p ? p->nr_progs : 0);
+	for (i = 0; p && i < p->nr_progs; i++) {
+		const struct bpf_prog_linear *l = &p->progs[i];
+
+		feature_buf__u32(b, BPIL_INFO_LEN);
+		feature_buf__u32(b, l->data_len);
+		feature_buf__u64(b, l->arrays);
+		feature_buf__write(b, &l->info, BPIL_INFO_LEN);
+		feature_buf__write(b, l->data, l->data_len);
+	}
 	return 0;
+}
+
+/* BPF_BTF: as perf's write_bpf_btf(), their number, then each one's id, size and data */
+static int write_bpf_btf(struct feature_buf *b, const struct feature_env *env)
+{
+	const struct bpf_progs *p = env->bpf_progs;
+	size_t i;
+
+	feature_buf__u32(b, p ? p->nr_btfs : 0);
+	for (i = 0; p && i < p->nr_btfs; i++) {
+		feature_buf__u32(b, p->btfs[i].id);
+		feature_buf__u32(b, p->btfs[i].size);
+		feature_buf__write(b, p->btfs[i].data, p->btfs[i].size);
+	}
+	return 0;
+}
+
+int feature__add_bpf_progs(struct perfx_header *h, const struct bpf_progs *progs)
+{
+	const struct feature_env env = { .bpf_progs = progs };
+	struct feature_buf b = { 0 };
+	int err;
+
+	write_bpf_prog_info(&b, &env);
+	err = feature_buf__commit(&b, h, HEADER_BPF_PROG_INFO);
+	if (err)
+		return err;
+	write_bpf_btf(&b, &env);
+	return feature_buf__commit(&b, h, HEADER_BPF_BTF);
 }
 
 int feature__add_clock_data(struct perfx_header *h, int clockid)
@@ -876,8 +921,8 @@ static const struct feature_ops feature_ops[HEADER_LAST_FEATURE] = {
 	FEAT_OPR(MEM_TOPOLOGY,	.write = write_mem_topology),
 	FEAT_OPR(CLOCKID),
 	FEAT_OPN(DIR_FORMAT),
-	FEAT_OPR(BPF_PROG_INFO,	.write = write_bpf_none),
-	FEAT_OPR(BPF_BTF,	.write = write_bpf_none),
+	FEAT_OPR(BPF_PROG_INFO,	.write = write_bpf_prog_info),
+	FEAT_OPR(BPF_BTF,	.write = write_bpf_btf),
 	FEAT_OPR(COMPRESSED),
 	FEAT_OPR(CPU_PMU_CAPS,	.write = write_cpu_pmu_caps),
 	FEAT_OPR(CLOCK_DATA),
@@ -895,7 +940,7 @@ const struct feature_ops *feature__ops(__u64 id)
 int feature__add_machine(struct perfx_header *h, const char *version, int argc,
 			 const char **argv)
 {
-	const struct feature_env env = { version, argc, argv };
+	const struct feature_env env = { version, argc, argv, NULL };
 	struct feature_buf b = { 0 };
 	int id, ret;
 

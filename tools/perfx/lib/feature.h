@@ -4,6 +4,7 @@
 
 #include <linux/types.h>
 
+struct bpf_progs;
 struct perfx_header;
 struct perfx_writer;
 
@@ -34,9 +35,10 @@ enum feature_pipe {
 
 /* what the machine's features are written from */
 struct feature_env {
-	const char	*version;
-	int		argc;
-	const char	**argv;
+	const char		*version;
+	int			argc;
+	const char		**argv;
+	const struct bpf_progs	*bpf_progs;	/* NULL: none synthesized (yet) */
 };
 
 /* a write callback's return for a feature left out, as perf leaves it out */
@@ -67,8 +69,8 @@ const struct feature_ops *feature__ops(__u64 id);
  * HOSTNAME, OSRELEASE, VERSION (@version), ARCH, NRCPUS, CPUDESC, CPUID
  * (x86), TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE,
  * MEM_TOPOLOGY, CPU_PMU_CAPS (with a "cpu" PMU), PMU_CAPS; BPF_PROG_INFO
- * and BPF_BTF, empty; and CMDLINE, @argv after the path of the running
- * executable.  A file it cannot read leaves its feature out, as perf
+ * and BPF_BTF, empty until feature__add_bpf_progs(); and CMDLINE, @argv
+ * after the path of the running executable.  A file it cannot read leaves its feature out, as perf
  * does; other errors return.
  */
 int feature__add_machine(struct perfx_header *h, const char *version, int argc,
@@ -89,6 +91,11 @@ struct feature_group {
 
 int feature__add_group_desc(struct perfx_header *h, const struct feature_group *groups,
 			    int nr);
+/*
+ * BPF_PROG_INFO and BPF_BTF: the programs @progs synthesized and their
+ * BTFs, in perf's formats (a file's; a pipe's header precedes them)
+ */
+int feature__add_bpf_progs(struct perfx_header *h, const struct bpf_progs *progs);
 /* SAMPLE_TIME: the first and last sample's times (0 and 0 for a pipe, as perf) */
 int feature__add_sample_time(struct perfx_header *h, __u64 first, __u64 last);
 

@@ -12,7 +12,12 @@
 # hit has perf's build-id.  perf report --time and perf script -F tod
 # work on perfx's files; a pipe's features end with perf's
 # HEADER_LAST_FEATURE mark; a feature too large for a pipe record is left
-# out, as perf does.  env: PERFX.  Prints TAP lines.
+# out, as perf does.  With BPF programs loaded (tests/bpf-loaded.c holds
+# three for the whole test), the KSYMBOL and BPF_EVENT records and the
+# BPF_PROG_INFO and BPF_BTF features are perf's, also when listing them
+# fails (tests/bpfdeny.so); a user who may not list them gets none,
+# quietly.  env: PERFX, PERFX_PLAIN (else ../perfx), BPF_LOADED and
+# BPFDENY (else built here).  Prints TAP lines.
 set -uo pipefail
 
 PERFX=${PERFX:?}
@@ -28,6 +33,24 @@ if ! command -v perf > /dev/null ||
 	exit 0
 fi
 
+# Three BPF programs held while perf and perfx record, their ids in
+# bpf_ids; none where the kernel lets no one here load them
+bpf_loaded=${BPF_LOADED:-$work/bpf-loaded}
+bpf_pid=
+bpf_ids=()
+trap '[ -n "$bpf_pid" ] && kill "$bpf_pid" 2> /dev/null; rm -rf "$work"' EXIT
+if [ -n "${BPF_LOADED:-}" ] ||
+   cc -O2 -I"$here/.." -o "$bpf_loaded" "$here/bpf-loaded.c" \
+	-Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz 2> "$work/bpf-err"; then
+	"$bpf_loaded" > "$work/bpf-ids" 2> "$work/bpf-err" &
+	bpf_pid=$!
+	for _ in $(seq 100); do
+		[ -s "$work/bpf-ids" ] || ! kill -0 "$bpf_pid" 2> /dev/null && break
+		sleep 0.05
+	done
+	read -ra bpf_ids < "$work/bpf-ids"
+fi
+
 # What perf writes and perfx need not, with why.  Keys: feature:NAME
 # (a file's), pipe-feature:ID, record:TYPE.
 declare -A allowed=(
@@ -36,8 +59,6 @@ declare -A allowed=(
 	[record:5]="THROTTLE: depends on the load"
 	[record:6]="UNTHROTTLE: depends on the load"
 	[record:7]="FORK: depends on the tasks that ran"
-	[record:17]="KSYMBOL: only for BPF programs loaded while recording"
-	[record:18]="BPF_EVENT: only for BPF programs loaded while recording"
 	[record:68]="FINISHED_ROUND: as many as the passes over the rings"
 )
 
@@ -142,20 +163,15 @@ done
 
 # the features that describe this machine, and the group: perf's bytes,
 # or none where perf writes none (CACHE in a pipe, CPU_PMU_CAPS without a
-# "cpu" PMU)
+# "cpu" PMU); the BPF programs' below
 for mode in file pipe; do
-	for feat in 16:PMU_MAPPINGS 17:GROUP_DESC 20:CACHE 22:MEM_TOPOLOGY 25:BPF_PROG_INFO \
-		    26:BPF_BTF 28:CPU_PMU_CAPS 31:PMU_CAPS; do
+	for feat in 16:PMU_MAPPINGS 17:GROUP_DESC 20:CACHE 22:MEM_TOPOLOGY \
+		    28:CPU_PMU_CAPS 31:PMU_CAPS; do
 		p=$work/_e__cpu_clock_task_clock_.perf.$mode
 		a=$(layout "$p" "${feat%%:*}")
 		b=$(layout "${p/.perf./.perfx.}" "${feat%%:*}")
 		if [ -z "$a" ] && [ ! -s "$p" ]; then
 			skip "$mode: ${feat#*:} as perf writes it" "perf recorded no $p"
-		elif [ "$a" != "$b" ] && [ "${feat%%:*}" -eq 25 -o "${feat%%:*}" -eq 26 ] &&
-		     [ "$b" = 00000000 ]; then
-			# perf lists the BPF programs loaded (any other user's
-			# too: systemd's, perfx stat's); perfx writes none yet
-			echo "not ok $((++n)) - $tap_name: $mode: ${feat#*:} as perf writes it # TODO perfx writes no loaded BPF program's info"
 		elif [ "$a" = "$b" ]; then
 			ok "$mode: ${feat#*:} as perf writes it"
 		else
@@ -164,6 +180,179 @@ for mode in file pipe; do
 		fi
 	done
 done
+
+# The BPF programs loaded, as perf report -D shows their records: each
+# KSYMBOL's size, addr, len, type, flags and name, each BPF_EVENT's line
+# and bytes (its tag among them), offsets left out
+bpf_records()
+{
+	perf report -D -i "$1" 2> /dev/null | awk '
+		/^\.  [0-9a-f]+:  / { hex = hex $0 "\n"; next }
+		/: event: / { hex = ""; next }
+		/PERF_RECORD_(KSYMBOL|BPF_EVENT) / {
+			sub(/^[0-9]+ (0 )?0x[0-9a-f]+ /, "")
+			print
+			if ($0 ~ /BPF_EVENT/)
+				printf "%s", hex
+		}' | sed 's/ *$//'
+}
+
+# the ids of the BPF_EVENTs of a recording, sorted
+bpf_ids_of() { bpf_records "$1" | sed -n 's/.*PERF_RECORD_BPF_EVENT .*, id \([0-9]*\)$/\1/p' | sort -n; }
+
+# perf report --header-only -I's lines of the programs and their BTFs
+bpf_header() { perf report --header-only -I -i "$1" 2> /dev/null | grep -E '^# (bpf_prog_info |btf info |	)'; }
+
+# bpf_pair MODE [VAR=VALUE...]: perf's and perfx's recordings,
+# $work/bpf.perf.MODE and $work/bpf.perfx.MODE, their stderr in
+# $work/bpf.perf.err and $work/bpf.perfx.err, of the same BPF programs:
+# made again (3 times at most) while another user's programs come or go
+# between the two.  With VARs, under tests/bpfdeny.so, and perfx's plain
+# build (ASan would have to come first)
+bpf_pair()
+{
+	local mode=$1 try p=$work/bpf.perf.$1 x=$work/bpf.perfx.$1 bin=$PERFX o1 o2
+	local -a pre=(env)
+
+	shift
+	[ $# -gt 0 ] && pre=(env "$@" LD_PRELOAD="$bpfdeny") bin=$PERFX_PLAIN
+	o1=$p o2=$x
+	[ "$mode" = pipe ] && o1=- o2=-
+	for try in 1 2 3; do
+		"${pre[@]}" perf record -e cpu-clock -o "$o1" -- true > "$p.out" 2> "$work/bpf.perf.err" &&
+			"${pre[@]}" "$bin" record -e cpu-clock -o "$o2" -- true > "$x.out" \
+				2> "$work/bpf.perfx.err" || { cp "$work/bpf.perfx.err" "$work/err"; return 1; }
+		if [ "$mode" = pipe ]; then
+			mv "$p.out" "$p" && mv "$x.out" "$x" || return 1
+		fi
+		sanitizer_clean "$work/bpf.perfx.err" || { cp "$work/bpf.perfx.err" "$work/err"; return 1; }
+		[ "$(bpf_ids_of "$p")" = "$(bpf_ids_of "$x")" ] && return 0
+	done
+	return 0
+}
+
+# bpf_same MODE: perf's and perfx's recordings have the same KSYMBOL and
+# BPF_EVENT records, and BPF_PROG_INFO (but for the padding of its arrays,
+# which perf leaves as its heap had it) and BPF_BTF
+bpf_same()
+{
+	local p=$work/bpf.perf.$1 x=$work/bpf.perfx.$1
+
+	bpf_records "$p" > "$work/p.txt" && bpf_records "$x" > "$work/x.txt" &&
+		diff "$work/p.txt" "$work/x.txt" > "$work/err" &&
+		diff <(layout "$p" 25 | cut -c 1-8; layout "$p" 25 bpil; layout "$p" 26) \
+		     <(layout "$x" 25 | cut -c 1-8; layout "$x" 25 bpil; layout "$x" 26) |
+			cut -c 1-200 > "$work/err"
+}
+
+# every id of @bpf_ids among FILE's BPF_EVENTs
+holds_ours() { local id; for id in "${bpf_ids[@]}"; do bpf_ids_of "$1" | grep -qx "$id" || return 1; done; }
+
+if [ ${#bpf_ids[@]} -ne 3 ]; then
+	bpf_why="this user may not load BPF programs: $(head -1 "$work/bpf-err" 2> /dev/null)"
+fi
+for mode in file pipe; do
+	if ! bpf_pair $mode; then
+		notok "$mode: perf's and perfx's recordings of the BPF programs loaded"
+		continue
+	fi
+	p=$work/bpf.perf.$mode x=$work/bpf.perfx.$mode
+	what="$mode: KSYMBOL and BPF_EVENT records as perf's for the BPF programs loaded"
+	if [ ${#bpf_ids[@]} -ne 3 ]; then
+		skip "$what" "$bpf_why"
+	else
+		bpf_records "$p" > "$work/p.txt" && bpf_records "$x" > "$work/x.txt" &&
+			holds_ours "$p" && diff "$work/p.txt" "$work/x.txt" > "$work/err"
+		verdict
+	fi
+	# perf's bytes, but for the padding of BPF_PROG_INFO's arrays, which
+	# perf leaves as its heap had it (tests/perf-data-layout.py shows it
+	# as xx); a pipe's header precedes them: empty lists in perf's and
+	# perfx's
+	for feat in 25:BPF_PROG_INFO 26:BPF_BTF; do
+		what="$mode: ${feat#*:} as perf writes it"
+		if [ "${feat%%:*}" = 25 ]; then
+			a=$(layout "$p" 25 | cut -c 1-8; layout "$p" 25 bpil)
+			b=$(layout "$x" 25 | cut -c 1-8; layout "$x" 25 bpil)
+		else
+			a=$(layout "$p" 26) b=$(layout "$x" 26)
+		fi
+		diff <(echo "$a") <(echo "$b") | cut -c 1-200 > "$work/err"
+		[ -n "$a" ] && [ "$a" = "$b" ]
+		verdict
+	done
+	[ $mode = pipe ] && continue
+	what="file: perf report --header-only -I lists perf's bpf_prog_info and btf lines"
+	if [ ${#bpf_ids[@]} -ne 3 ]; then
+		skip "$what" "$bpf_why"
+	else
+		bpf_header "$p" > "$work/p.txt" && bpf_header "$x" > "$work/x.txt" &&
+			grep -q "^# bpf_prog_info ${bpf_ids[0]}:" "$work/x.txt" &&
+			grep -q '^# btf info of id ' "$work/x.txt" &&
+			diff "$work/p.txt" "$work/x.txt" > "$work/err"
+		verdict
+	fi
+done
+
+# what perf does when listing them fails, through tests/bpfdeny.so: a
+# program unloaded between BPF_PROG_GET_NEXT_ID and BPF_PROG_GET_FD_BY_ID
+# skipped; one whose info cannot be read ends the list with a warning; a
+# kernel without bpf(2) (ENOSYS: a warning) or that refuses it (EPERM:
+# nothing said), no program
+bpfdeny=${BPFDENY:-$work/bpfdeny.so}
+PERFX_PLAIN=${PERFX_PLAIN:-$here/../perfx}
+bpf_warns() { grep -c "Couldn't synthesize bpf events\.$" "$1"; }
+if [ -n "${BPFDENY:-}" ] || cc -O2 -shared -fPIC -o "$bpfdeny" "$here/bpfdeny.c" -ldl \
+	2> "$work/bpf-err"; then
+	bpfdeny_why=
+else
+	bpfdeny_why="cannot build tests/bpfdeny.c: $(head -1 "$work/bpf-err")"
+fi
+[ -x "$PERFX_PLAIN" ] || bpfdeny_why="no plain build of perfx at $PERFX_PLAIN"
+[ ${#bpf_ids[@]} -eq 3 ] || bpfdeny_why=$bpf_why
+for case in "VANISH=${bpf_ids[1]:-}:a program gone before its fd is had is skipped" \
+	    "INFO=${bpf_ids[1]:-}:a program whose info cannot be read ends the list, with perf's warning" \
+	    "ERRNO=38:no bpf(2) (ENOSYS): no program, perf's warning" \
+	    "ERRNO=1:bpf(2) refused (EPERM): no program, nothing said"; do
+	what="file: ${case#*:}"
+	if [ -n "$bpfdeny_why" ]; then
+		skip "$what" "$bpfdeny_why"
+		continue
+	fi
+	v=BPFDENY_${case%%:*}
+	x=$work/bpf.perfx.file
+	bpf_pair file "$v" && bpf_same file &&
+		[ "$(bpf_warns "$work/bpf.perf.err")" = "$(bpf_warns "$work/bpf.perfx.err")" ] &&
+		case ${case%%:*} in
+		VANISH=*) [ "$(bpf_ids_of "$x" | grep -cxE "${bpf_ids[0]}|${bpf_ids[2]}")" = 2 ] &&
+			! bpf_ids_of "$x" | grep -qx "${bpf_ids[1]}" ;;
+		INFO=*)	bpf_ids_of "$x" | grep -qx "${bpf_ids[0]}" &&
+			! bpf_ids_of "$x" | grep -qxE "${bpf_ids[1]}|${bpf_ids[2]}" &&
+			[ "$(bpf_warns "$work/bpf.perfx.err")" = 1 ] ;;
+		ERRNO=38) [ -z "$(bpf_ids_of "$x")" ] && [ "$(bpf_warns "$work/bpf.perfx.err")" = 1 ] ;;
+		ERRNO=1) [ -z "$(bpf_ids_of "$x")" ] && [ "$(bpf_warns "$work/bpf.perfx.err")" = 0 ] ;;
+		esac
+	verdict
+done
+
+# a user who may not walk the BPF programs: none, and not a word of them
+what="as nobody: no KSYMBOL, BPF_EVENT nor listed program, nothing said"
+nb=$work/nobody
+mkdir -p "$nb" && chmod 777 "$nb" && chmod o+x "$work"
+if ! command -v setpriv > /dev/null || [ "$(id -u)" != 0 ] ||
+   ! setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	perf record -q -e cpu-clock:u -o "$nb/p.data" -- true > /dev/null 2> "$work/err"; then
+	skip "$what" "cannot record as nobody here (not root, or no setpriv)"
+else
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		$PERFX record -e cpu-clock:u -o "$nb/x.data" -- true > /dev/null 2> "$nb/err" &&
+		sanitizer_clean "$nb/err" && ! grep -qE 'synthesize bpf|bpf (programs|images)' "$nb/err" &&
+		[ "$(layout "$nb/x.data" 25)" = 00000000 ] &&
+		[ "$(layout "$nb/x.data" 26)" = 00000000 ] &&
+		[ "$(layout "$nb/p.data" 25)" = 00000000 ] &&
+		! layout "$nb/x.data" | grep -qE '^record (17|18) '
+	verdict
+fi
 
 # CLOCK_DATA: version 1 and CLOCK_MONOTONIC (1), then the two reference times
 what="file -k mono: CLOCK_DATA's version and clockid as perf's"
