@@ -9,8 +9,8 @@
 # FINISHED_INIT, ...) must be in perfx's too, but for the ones listed in
 # `allowed` with the reason.  The machine's features are perf's bytes;
 # ID_INDEX, EVENT_UPDATE, THREAD_MAP and CPU_MAP read as perf's; a vDSO
-# hit has perf's build-id.  perf report --time and perf script -F tod
-# work on perfx's files; a pipe's features end with perf's
+# hit has perf's build-id.  perf script prints the events of perf's
+# recordings, perf report --time, -F tod work on perfx's files; a pipe's features end with perf's
 # HEADER_LAST_FEATURE mark; a feature too large for a pipe record is left
 # out, as perf does.  With BPF programs loaded (tests/bpf-loaded.c holds
 # three for the whole test), the KSYMBOL and BPF_EVENT records and the
@@ -476,3 +476,51 @@ perf record -q -o "$work/big.file" -- sh -c ": $big" > /dev/null 2> "$work/err" 
 	$PERFX inject -b -i "$work/big.file" -o - > "$work/inj.pipe" 2> "$work/err" &&
 	without_cmdline "$work/inj.pipe"
 verdict
+
+# perf script and perf report read perfx's recordings as they read perf's:
+# no warning from either, the same events sampled, the workload's samples
+# there (not for -a, whose other tasks differ), and for a file perf report
+# --time over the whole span reporting samples
+# view MODE FILE CMD...: perf CMD... on FILE (a pipe on stdin), stdout only
+# if perf said nothing on stderr
+view()
+{
+	local mode=$1 in=$2
+
+	shift 2
+	if [ "$mode" = pipe ]; then
+		perf "$@" -i - < "$in" 2> "$work/view.err"
+	else
+		perf "$@" -i "$in" 2> "$work/view.err"
+	fi && ! [ -s "$work/view.err" ]
+}
+# reports_span FILE: perf report --time over FILE's whole span has samples
+# (not without SAMPLE_TIME: --no-buildid leaves it out, as perf does)
+reports_span()
+{
+	view file "$1" report --stdio --time 0%-100% > "$work/out" &&
+		grep -qE '^# Samples: [1-9]' "$work/out" && grep -qE '^ +[0-9.]+%' "$work/out"
+}
+events_of() { view "$1" "$2" script -G -F event | sed 's/: *$//' | sort -u; }
+for line in "${lines[@]}"; do
+	name=${line:-default}
+	f=$work/${name//[^a-z0-9]/_}
+	for mode in file pipe; do
+		p=$f.perf.$mode x=$f.perfx.$mode
+		what="$mode '$name': perf script prints the events perf's file has, without a word"
+		if [ ! -s "$p" ] || [ ! -s "$x" ]; then
+			skip "$what" "no recording of perf's or perfx's"
+			continue
+		fi
+		a=$(events_of $mode "$p") && b=$(events_of $mode "$x") && [ -n "$a" ] && [ "$a" = "$b" ] &&
+			{ [ "${line#*-a}" != "$line" ] || { view $mode "$x" script -F comm > "$work/comm" && grep -qE '^ *sh *$' "$work/comm"; }; }
+		verdict
+		[ "$a" = "$b" ] || printf '#   perf:  %s\n#   perfx: %s\n' "$a" "$b"
+		sed 's/^/#   /' "$work/view.err" | head -3
+		# perf has no time span of a pipe, its own included
+		[ $mode = pipe ] && continue
+		what="$mode '$name': perf report --time 0%-100% reports samples where perf's file does"
+		reports_span "$x" || ! reports_span "$p"
+		verdict
+	done
+done
