@@ -296,6 +296,7 @@ TEST_F(share, migration_split)
 {
 	__u64 before, after, total;
 	long long ca, cb;
+	cpu_set_t mask;
 	clockid_t clk;
 	int cgfd, status;
 	struct rusage ru;
@@ -304,12 +305,15 @@ TEST_F(share, migration_split)
 	ASSERT_EQ(0, cgs_attach(self->fd, (__u64[]){ self->a_id, self->b_id }, 2));
 	cgfd = open(self->a, O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, cgfd);
+	/* born on CPU, so that all of its CPU time is the event's to count */
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(mask), &mask));
+	cgs_pin(CPU);
 	pid = cgs_fork_into(cgfd);
 	if (!pid) {
-		cgs_pin(CPU);
 		cgs_spin(400 * MS);
 		_exit(0);
 	}
+	sched_setaffinity(0, sizeof(mask), &mask);
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, clock_getcpuclockid(pid, &clk));
 	while (cgs_now_ns(clk) < 150 * MS)
