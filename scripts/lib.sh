@@ -122,6 +122,21 @@ BASE_TAG=perfx-base
 # tree matches kernel/patches (kernel-source, series-export)
 SERIES_STAMP=$LINUX_SRC/.git/perfx-series
 
+# context1 DIR NAME - does DIR/context1 name patch NAME (lines: GLOB # why)?
+# Those are exported with one line of context, so that they apply with and
+# without another series that adds lines near theirs.
+context1()
+{
+	local glob rest
+
+	while read -r glob rest; do
+		case "$glob" in ''|'#'*) continue ;; esac
+		# shellcheck disable=SC2254
+		case "${2%.patch}" in $glob) return 0 ;; esac
+	done < "$1/context1"
+	return 1
+}
+
 # allowed_types PATCH - checkpatch message types that the checkpatch.allow
 # of PATCH's series directory lets it keep (lines: GLOB TYPE # why),
 # comma-separated.  Each must be justified in the patch's changelog too.

@@ -21,12 +21,12 @@ man_patch=$(ls "$top"/kernel/man-pages/0001-*.patch 2>/dev/null | head -n 1)
 man_src=/usr/share/man/man2/perf_event_open.2.gz
 uapi=$top/build/linux/include/uapi/linux/perf_event.h
 abi=$top/Documentation/perf-cgroup-share-abi.rst
-page=$tmp/man2/perf_event_open.2
+page=$tmp/man/man2/perf_event_open.2
 
 man_patch_applies()
 {
 	[ -n "$man_patch" ] || { echo "no patch in kernel/man-pages"; return 1; }
-	mkdir -p "$tmp/man2" && zcat "$man_src" > "$page" || return 1
+	mkdir -p "$tmp/man/man2" && zcat "$man_src" > "$page" || return 1
 	(cd "$tmp" && patch -s -p1 --no-backup-if-mismatch < "$man_patch")
 }
 
@@ -182,12 +182,12 @@ mails_are_one_numbered_series()
 	mails_written || return 1
 	n=$(patch_mails | wc -l)
 	[ "$n" -gt 1 ] || { echo "$n patch mails"; return 1; }
-	grep -q "^Subject: \[PATCH v4 0*0/$n\] " "$tmp/mail/patches/0000-cover-letter.patch" ||
+	grep -q "^Subject: \[PATCH v5 0*0/$n\] " "$tmp/mail/patches/0000-cover-letter.patch" ||
 		{ grep '^Subject' "$tmp/mail/patches/0000-cover-letter.patch"; return 1; }
 	while IFS= read -r m; do
 		i=$((i + 1))
 		want=$(printf "%0${#n}d/%d" "$i" "$n")
-		grep -q "^Subject: \[PATCH v4 $want\] " "$m" ||
+		grep -q "^Subject: \[PATCH v5 $want\] " "$m" ||
 			{ echo "${m##*/}: $(grep '^Subject' "$m"), expected $want"; return 1; }
 	done < <(patch_mails)
 	grep -q '^base-commit: [0-9a-f]\{40\}$' "$tmp/mail/patches/0000-cover-letter.patch" ||
@@ -254,9 +254,35 @@ mails_hold_the_series()
 	[ "$i" = ${#mails[@]} ] || { echo "${#mails[@]} mails for $i patches"; return 1; }
 }
 
+# make install of the tree's perf_events selftests lists cgroup_share_compat32
+# only where the compiler builds it: a compiler without -m32 leaves it out
+# (no rsync of a missing file), one with -m32 builds and installs it
+compat32_installed_only_if_built()
+{
+	local d=$top/build/linux/tools/testing/selftests/perf_events
+	local out=$tmp/ksft
+
+	[ -f "$d/cgroup_share.c" ] || { echo "build/linux lacks the series: run make source"; return 1; }
+	mkdir -p "$out/no-m32" "$out/gcc"
+	printf '#!/bin/sh\nfor a; do [ "$a" = -m32 ] && exit 1; done\nexec gcc "$@"\n' > "$tmp/cc-no-m32"
+	chmod +x "$tmp/cc-no-m32"
+	make -s -C "$d" CC="$tmp/cc-no-m32" OUTPUT="$out/no-m32" -n install \
+		INSTALL_PATH="$out/i" > "$out/no-m32.log" 2>&1 || { cat "$out/no-m32.log"; return 1; }
+	! grep -q 'rsync.*cgroup_share_compat32' "$out/no-m32.log" ||
+		{ echo "installed without being built"; return 1; }
+	if gcc -m32 -ffreestanding -fsyntax-only "$d/cgroup_share_compat32.c" 2>/dev/null; then
+		make -s -C "$d" OUTPUT="$out/gcc" -n install \
+			INSTALL_PATH="$out/i" > "$out/gcc.log" 2>&1 ||
+			{ cat "$out/gcc.log"; return 1; }
+		grep -q 'rsync.*cgroup_share_compat32' "$out/gcc.log" ||
+			{ echo "gcc -m32 works but the helper is not installed"; return 1; }
+	fi
+}
+
+
 t "series-mail refuses a placeholder or missing identity, writes nothing" mail_refuses_placeholders
 t "the mails are the sender's: From and one Signed-off-by" mails_are_the_senders
-t "the mails are one series: [PATCH v4 n/N], base-commit" mails_are_one_numbered_series
+t "the mails are one series: [PATCH v5 n/N], base-commit" mails_are_one_numbered_series
 t "the mails are addressed as get_maintainer.pl says" mails_are_addressed
 t "the mails change what the stored patches change" mails_hold_the_series
 t "the cgroup fix is a series of its own, for stable" cgroup_fix_mails_apart
@@ -265,4 +291,5 @@ t "the patched man page renders without a groff warning" man_page_renders_cleanl
 t "the man page's structs are the uapi header's" man_structs_match_uapi
 t "the man page lists the ABI document's errors for each ioctl" man_errors_match_abi
 t "the uapi header lists the ABI document's errors for each ioctl" uapi_errors_match_abi
+t "cgroup_share_compat32 is installed only where it is built" compat32_installed_only_if_built
 tap_summary series

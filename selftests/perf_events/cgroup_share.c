@@ -9,7 +9,6 @@
  * is one.
  */
 #include "cgroup_share_util.h"
-#include <linux/elf.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -46,29 +45,48 @@ FIXTURE(share) {
 	char dir[PATH_MAX];	/* test-private parent P */
 	char a[PATH_MAX], a1[PATH_MAX], b[PATH_MAX], c[PATH_MAX];
 	__u64 p_id, a_id, a1_id, b_id, c_id, root_id;
+	bool mnt_is_root;	/* the cgroup2 mount is the system's root */
+	int cpu1_online;	/* CPU 1's state before the test, -1: none */
 	int fd;
 };
 
 FIXTURE_SETUP(share)
 {
 	const char *why = cgs_unsupported();
+	int err;
 
 	self->fd = -1;
+	self->dir[0] = 0;
+	self->cpu1_online = cgs_cpu_online(1);
+	if (why)
+		SKIP(return, "%s", why);
+	why = cgs_perf_event_not_on_cgroup2();
 	if (why)
 		SKIP(return, "%s", why);
 	self->mnt = cgs_cgroup2_mount();
 	if (!self->mnt)
 		SKIP(return, "no cgroup2 mount");
 
-	snprintf(self->dir, sizeof(self->dir), "%s/perf_share.%d",
-		 self->mnt, getpid());
-	ASSERT_EQ(0, mkdir(self->dir, 0755));
+	err = cgs_mkdir_private(self->mnt, "perf_share", self->dir);
+	if (err) {
+		self->dir[0] = 0;
+		SKIP(return, "cannot create a cgroup at %s or below this process's: %s",
+		     self->mnt, strerror(-err));
+	}
+	err = cgs_perf_event_css(self->dir);
+	if (err) {
+		cgs_rmtree(self->dir, self->mnt);
+		self->dir[0] = 0;
+		SKIP(return, "no perf_event state in a new cgroup: %s",
+		     strerror(-err));
+	}
 	self->p_id = cgs_id(self->dir);
 	self->a_id = cgs_mkdir(self->dir, "A", self->a);
 	self->a1_id = cgs_mkdir(self->a, "A1", self->a1);
 	self->b_id = cgs_mkdir(self->dir, "B", self->b);
 	self->c_id = cgs_mkdir(self->dir, "C", self->c);
 	self->root_id = cgs_id(self->mnt);
+	self->mnt_is_root = cgs_is_root(self->mnt);
 	ASSERT_NE(0ULL, self->p_id);
 	ASSERT_NE(0ULL, self->a_id);
 	ASSERT_NE(0ULL, self->a1_id);
@@ -85,8 +103,9 @@ FIXTURE_SETUP(share)
 
 FIXTURE_TEARDOWN(share)
 {
-	/* cpu_hotplug may have failed with CPU 1 offline */
-	cgs_write("/sys/devices/system/cpu/cpu1", "online", "1");
+	/* cpu_hotplug may have failed with CPU 1 offline: as it was found */
+	if (self->cpu1_online == 1 && cgs_cpu_online(1) == 0)
+		cgs_write("/sys/devices/system/cpu/cpu1", "online", "1");
 	if (self->fd >= 0)
 		close(self->fd);
 	if (self->dir[0])
@@ -201,8 +220,11 @@ TEST_F(share, task_below_attached_levels)
 
 /*
  * Conservation: with tasks only in the leaves A and B of P, P's count and
- * times are exactly A's plus B's; and the root cgroup, where every task of
- * the CPU lives, counts exactly what the event itself counted.
+ * times are exactly A's plus B's; the cgroup2 mount's cgroup, which holds
+ * P, counts at least as much as P; and where that is the system's root
+ * cgroup, where every task of the CPU lives, it counts exactly what the
+ * event itself counted.  (In a cgroup namespace or a container the mount
+ * is a subtree: tasks outside it count in the event, not in its root.)
  */
 TEST_F(share, conservation)
 {
@@ -255,7 +277,9 @@ TEST_F(share, conservation)
 	EXPECT_GT(b[0], 0ULL);
 	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(a[i] + b[i], p[i]);
-		EXPECT_EQ(own[i], r[i]);
+		EXPECT_LE(p[i], r[i]);
+		if (self->mnt_is_root)
+			EXPECT_EQ(own[i], r[i]);
 	}
 	close(cga);
 	close(cgb);
@@ -272,6 +296,7 @@ TEST_F(share, migration_split)
 {
 	__u64 before, after, total;
 	long long ca, cb;
+	cpu_set_t mask;
 	clockid_t clk;
 	int cgfd, status;
 	struct rusage ru;
@@ -280,12 +305,15 @@ TEST_F(share, migration_split)
 	ASSERT_EQ(0, cgs_attach(self->fd, (__u64[]){ self->a_id, self->b_id }, 2));
 	cgfd = open(self->a, O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, cgfd);
+	/* born on CPU, so that all of its CPU time is the event's to count */
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(mask), &mask));
+	cgs_pin(CPU);
 	pid = cgs_fork_into(cgfd);
 	if (!pid) {
-		cgs_pin(CPU);
 		cgs_spin(400 * MS);
 		_exit(0);
 	}
+	sched_setaffinity(0, sizeof(mask), &mask);
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, clock_getcpuclockid(pid, &clk));
 	while (cgs_now_ns(clk) < 150 * MS)
@@ -1286,41 +1314,33 @@ TEST_F_TIMEOUT(share, reset_races_switches, 240)
 	close(ctl);
 }
 
-/* perf_event's line of /proc/cgroups: hierarchy (0: cgroup2) and enabled */
-static int perf_event_controller(int *hierarchy, int *enabled)
-{
-	char line[256], name[64];
-	int ret = -ENOENT, ncg;
-	FILE *f = fopen("/proc/cgroups", "r");
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%63s %d %d %d", name, hierarchy, &ncg,
-			   enabled) == 4 && !strcmp(name, "perf_event")) {
-			ret = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
 /*
  * Attached ids are cgroup2 ones: with the perf_event controller disabled
  * (cgroup_disable=perf_event) or bound to a v1 hierarchy, ATTACH fails
  * with -EOPNOTSUPP instead of counting nothing; a detach still succeeds.
- * On a kernel booted with cgroup_disable=perf_event this checks the error.
+ * On a kernel booted with cgroup_disable=perf_event this checks the error
+ * (the fixture of the other tests skips there).  The id attached is the
+ * cgroup2 mount's, which needs no new cgroup.
  */
-TEST_F(share, attach_needs_perf_event_on_cgroup2)
+TEST(attach_needs_perf_event_on_cgroup2)
 {
-	int hierarchy, enabled;
+	const char *why = cgs_unsupported(), *mnt = cgs_cgroup2_mount();
+	int hierarchy, enabled, fd;
+	__u64 id;
 
-	ASSERT_EQ(0, perf_event_controller(&hierarchy, &enabled));
+	if (why)
+		SKIP(return, "%s", why);
+	if (!mnt)
+		SKIP(return, "no cgroup2 mount");
+	id = cgs_id(mnt);
+	ASSERT_NE(0ULL, id);
+	ASSERT_EQ(0, cgs_perf_event_controller(&hierarchy, &enabled));
 	TH_LOG("perf_event: hierarchy %d enabled %d", hierarchy, enabled);
-	EXPECT_EQ(!enabled || hierarchy ? -EOPNOTSUPP : 0,
-		  cgs_attach(self->fd, &self->a_id, 1));
-	EXPECT_EQ(0, cgs_attach(self->fd, NULL, 0));
+	fd = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(!enabled || hierarchy ? -EOPNOTSUPP : 0, cgs_attach(fd, &id, 1));
+	EXPECT_EQ(0, cgs_attach(fd, NULL, 0));
+	close(fd);
 }
 
 /*
@@ -1335,7 +1355,7 @@ TEST_F(share, attach_refused_with_v1_perf_event)
 	char dir[] = "/tmp/perf_share_v1.XXXXXX";
 	pid_t pid;
 
-	ASSERT_EQ(0, perf_event_controller(&hierarchy, &enabled));
+	ASSERT_EQ(0, cgs_perf_event_controller(&hierarchy, &enabled));
 	if (!enabled || hierarchy)
 		SKIP(return, "perf_event is not on cgroup2 to start with");
 	ASSERT_NE(NULL, mkdtemp(dir));
@@ -1347,7 +1367,7 @@ TEST_F(share, attach_refused_with_v1_perf_event)
 			_exit(2);
 		if (mount("perf_share_v1", dir, "cgroup", 0, "perf_event"))
 			_exit(3);
-		if (perf_event_controller(&hierarchy, &enabled) || !hierarchy)
+		if (cgs_perf_event_controller(&hierarchy, &enabled) || !hierarchy)
 			_exit(4);
 		if (cgs_attach(self->fd, &self->a_id, 1) != -EOPNOTSUPP)
 			_exit(5);
@@ -1364,7 +1384,7 @@ TEST_F(share, attach_refused_with_v1_perf_event)
 
 	/* the v1 hierarchy is destroyed asynchronously */
 	for (i = 0; i < 500; i++) {
-		ASSERT_EQ(0, perf_event_controller(&hierarchy, &enabled));
+		ASSERT_EQ(0, cgs_perf_event_controller(&hierarchy, &enabled));
 		if (!hierarchy)
 			break;
 		usleep(10000);
@@ -1391,8 +1411,8 @@ TEST_F(share, cpu_hotplug)
 	int leader, member, status;
 	pid_t reader;
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || cgs_write(cpu1, "online", "1"))
-		SKIP(return, "CPU 1 cannot be taken offline");
+	if (self->cpu1_online != 1 || access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "CPU 1 is not online or cannot be taken offline");
 	cgs_pin(0);
 	leader = cgs_open_counter(1, PERF_COUNT_SW_TASK_CLOCK, fmt, -1);
 	ASSERT_LE(0, leader);
@@ -1484,101 +1504,21 @@ TEST_F(share, late_member_counts_after_reattach)
 	close(leader);
 }
 
-/* the address of kernel symbol @name in /proc/kallsyms, 0 if not shown */
-static unsigned long ksym(const char *name)
-{
-	char line[512], sym[256], type;
-	FILE *f = fopen("/proc/kallsyms", "r");
-	unsigned long addr = 0, a;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx %c %255s", &a, &type, sym) == 3 &&
-		    !strcmp(sym, name)) {
-			addr = a;
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-	return addr;
-}
-
-/* the enabled count of the static key at @addr, read from /proc/kcore */
-static int key_enabled(unsigned long addr)
-{
-	int fd = open("/proc/kcore", O_RDONLY | O_CLOEXEC), enabled = INT_MIN;
-	struct elf64_hdr eh;
-	struct elf64_phdr ph;
-	int i;
-
-	if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != sizeof(eh))
-		goto out;
-	for (i = 0; i < eh.e_phnum; i++) {
-		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * eh.e_phentsize) !=
-		    sizeof(ph))
-			break;
-		if (ph.p_type != PT_LOAD || addr < ph.p_vaddr ||
-		    addr + sizeof(enabled) > ph.p_vaddr + ph.p_memsz)
-			continue;
-		/* struct static_key begins with atomic_t enabled */
-		if (pread(fd, &enabled, sizeof(enabled),
-			  ph.p_offset + addr - ph.p_vaddr) != sizeof(enabled))
-			enabled = INT_MIN;
-		break;
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	return enabled;
-}
-
-/* the key's count once it is @want, or what it still is after 5 s */
-static int key_settles(unsigned long addr, int want)
-{
-	int i, got = key_enabled(addr);
-
-	for (i = 0; i < 50 && got != want; i++) {
-		usleep(100000);
-		got = key_enabled(addr);
-	}
-	return got;
-}
-
 /*
- * The static key that puts the accounting in the context switch path, and
- * the perf_sched_events reference that calls that path, are taken while a
- * table exists and dropped once the last one is gone (by a work item, a
- * second later), after a detach and after a close: read in kernel memory
- * through /proc/kcore, not assumed.
+ * The id of the root cgroup is 1 on a 64-bit kernel and (1 << 32) | 1 on a
+ * 32-bit one (kernfs keeps a generation in the upper half of its ids
+ * there), as the ABI document says; it attaches and counts like any other.
+ * Only where the cgroup2 mount is the system's root.
  */
-TEST_F(share, static_keys_dropped)
+TEST_F(share, root_id_attaches)
 {
-	unsigned long key = ksym("perf_cgroup_table_key");
-	unsigned long sched = ksym("perf_sched_events");
-	int sched_before;
-
-	if (!key || !sched)
-		SKIP(return, "static keys not in /proc/kallsyms (KALLSYMS_ALL, kptr_restrict)");
-	if (key_enabled(key) == INT_MIN)
-		SKIP(return, "cannot read /proc/kcore (PROC_KCORE)");
-
-	/* the keys of earlier tests' tables may still be on their way out */
-	ASSERT_EQ(0, key_settles(key, 0));
-	sched_before = key_settles(sched, 0);
-
-	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
-	EXPECT_EQ(1, key_enabled(key));
-	EXPECT_EQ(1, key_enabled(sched));
-	ASSERT_EQ(0, cgs_attach(self->fd, NULL, 0));
-	EXPECT_EQ(0, key_settles(key, 0));
-	EXPECT_EQ(sched_before, key_settles(sched, sched_before));
-
-	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
-	EXPECT_EQ(1, key_enabled(key));
-	close(self->fd);
-	self->fd = -1;
-	EXPECT_EQ(0, key_settles(key, 0));
-	EXPECT_EQ(sched_before, key_settles(sched, sched_before));
+	if (!self->mnt_is_root)
+		SKIP(return, "the cgroup2 mount is not the root cgroup (namespace?)");
+	TH_LOG("root cgroup id %#llx", (unsigned long long)self->root_id);
+	EXPECT_TRUE(self->root_id == 1 || self->root_id == ((1ULL << 32) | 1));
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->root_id, 1));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 20 * MS));
+	EXPECT_GT(cgs_count(self->fd, self->root_id), 0);
 }
 
 /*

@@ -6,8 +6,9 @@
  * (valid, NULL, unmapped, kernel addresses) on random file descriptors
  * (CPU-wide counting events and groups, sampling, per-task and cgroup
  * events, a pipe, a cgroup directory, closed ones), while cgroups are
- * created and removed, tasks migrate between them and, where the kernel
- * lets it, CPU 1 goes off and on line.
+ * created and removed, tasks migrate between them and, when asked with
+ * CGS_FUZZ_HOTPLUG=1 and where the kernel lets it, CPU 1 goes off and on
+ * line.
  *
  * Every call must succeed or fail with an errno the ABI documents for
  * some input; a read must not claim more bytes than its buffer holds.  The
@@ -293,7 +294,11 @@ static void *churner(void *arg)
 	return NULL;
 }
 
-/* take CPU 1 off and on line, if there is one the kernel lets go */
+/*
+ * take CPU 1 off and on line, if there is one the kernel lets go; only
+ * when asked (CGS_FUZZ_HOTPLUG=1, as the test bed's stress run does), and
+ * left online as it was found
+ */
 static void *hotplugger(void *arg)
 {
 	const char *cpu1 = "/sys/devices/system/cpu/cpu1";
@@ -306,7 +311,8 @@ static void *hotplugger(void *arg)
 		on = !on;
 		atomic_fetch_add(&fz.ops[OP_HOTPLUG], 1);
 	}
-	cgs_write(cpu1, "online", "1");
+	if (!on)
+		cgs_write(cpu1, "online", "1");
 	return NULL;
 }
 
@@ -325,7 +331,7 @@ TEST_F_TIMEOUT(fuzz, run, FUZZ_TIMEOUT)
 {
 	const char *why = cgs_unsupported(), *mnt = cgs_cgroup2_mount();
 	const char *env = getenv("CGS_FUZZ_SECONDS");
-	int seconds = env ? atoi(env) : 5, i, nthreads = 0, cgfd;
+	int seconds = env ? atoi(env) : 5, i, nthreads = 0, cgfd, err;
 	pthread_t threads[NR_THREADS + 2];
 	long total = 0;
 	char name[16];
@@ -341,9 +347,10 @@ TEST_F_TIMEOUT(fuzz, run, FUZZ_TIMEOUT)
 	fz.unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, fz.unmapped);
 	ASSERT_EQ(0, munmap(fz.unmapped, 4096));
-	ASSERT_GT((int)sizeof(fz.dir),
-		  snprintf(fz.dir, sizeof(fz.dir), "%s/perf_fuzz.%d", mnt, getpid()));
-	ASSERT_EQ(0, mkdir(fz.dir, 0755));
+	err = cgs_mkdir_private(mnt, "perf_fuzz", fz.dir);
+	if (err)
+		SKIP(return, "cannot create a cgroup at %s or below this process's: %s",
+		     mnt, strerror(-err));
 	for (i = 0; i < NR_CG; i++) {
 		snprintf(name, sizeof(name), "cg%d", i);
 		fz.id[i] = cgs_mkdir(fz.dir, name, fz.cg[i]);
@@ -370,7 +377,8 @@ TEST_F_TIMEOUT(fuzz, run, FUZZ_TIMEOUT)
 		ASSERT_EQ(0, pthread_create(&threads[nthreads++], NULL, fuzzer,
 					    (void *)(long)(i + 1)));
 	ASSERT_EQ(0, pthread_create(&threads[nthreads++], NULL, churner, (void *)11L));
-	if (fz.ncpus > 1)
+	env = getenv("CGS_FUZZ_HOTPLUG");
+	if (env && !strcmp(env, "1") && cgs_cpu_online(1) == 1)
 		ASSERT_EQ(0, pthread_create(&threads[nthreads++], NULL, hotplugger, NULL));
 
 	sleep(seconds);

@@ -196,7 +196,7 @@ static void run_stress(struct __test_metadata *_metadata)
 {
 	const char *why = cgs_unsupported(), *mnt = cgs_cgroup2_mount();
 	const char *env = getenv("CGS_STRESS_SECONDS");
-	int seconds = env ? atoi(env) : 10, i, nthreads = 0;
+	int seconds = env ? atoi(env) : 10, i, nthreads = 0, err;
 	char name[16], parent[PATH_MAX];
 	pthread_t threads[8];
 
@@ -210,9 +210,10 @@ static void run_stress(struct __test_metadata *_metadata)
 	st.ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (st.ncpus > 4)
 		st.ncpus = 4;
-	ASSERT_GT((int)sizeof(st.dir),
-		  snprintf(st.dir, sizeof(st.dir), "%s/perf_stress.%d", mnt, getpid()));
-	ASSERT_EQ(0, mkdir(st.dir, 0755));
+	err = cgs_mkdir_private(mnt, "perf_stress", st.dir);
+	if (err)
+		SKIP(return, "cannot create a cgroup at %s or below this process's: %s",
+		     mnt, strerror(-err));
 	for (i = 0; i < NR_CG; i++) {
 		snprintf(name, sizeof(name), "cg%d", i);
 		/* a two-level hierarchy: cg4..cg7 live in cg0..cg3 */

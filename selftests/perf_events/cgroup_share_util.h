@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,96 @@ static inline const char *cgs_cgroup2_mount(void)
 	return mnt[0] ? mnt : NULL;
 }
 
+/* perf_event's line of /proc/cgroups: hierarchy (0: cgroup2) and enabled */
+static inline int cgs_perf_event_controller(int *hierarchy, int *enabled)
+{
+	char line[256], name[64];
+	int ret = -ENOENT, ncg;
+	FILE *f = fopen("/proc/cgroups", "r");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %d %d %d", name, hierarchy, &ncg,
+			   enabled) == 4 && !strcmp(name, "perf_event")) {
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* NULL if perf_event is an enabled cgroup2 controller, else why not */
+static inline const char *cgs_perf_event_not_on_cgroup2(void)
+{
+	int hierarchy, enabled;
+
+	if (cgs_perf_event_controller(&hierarchy, &enabled))
+		return "no perf_event controller in /proc/cgroups";
+	if (!enabled)
+		return "perf_event controller disabled (cgroup_disable=perf_event)";
+	if (hierarchy)
+		return "perf_event controller bound to a cgroup v1 hierarchy";
+	return NULL;
+}
+
+/*
+ * 0 if a cgroup event can be opened on the cgroup at @dir (it has a
+ * perf_event css), else -errno: a kernel that gives new cgroups none until
+ * something wrote the root's cgroup.subtree_control fails with ENOENT.
+ */
+static inline int cgs_perf_event_css(const char *dir)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+	};
+	int cgfd, fd, ret = 0;
+
+	cgfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cgfd < 0)
+		return -errno;
+	fd = syscall(__NR_perf_event_open, &attr, cgfd, 0, -1,
+		     PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		ret = -errno;
+	else
+		close(fd);
+	close(cgfd);
+	return ret;
+}
+
+/*
+ * Is the cgroup2 directory @dir the system's root cgroup?  cgroup.type is
+ * on every cgroup but that one: the root of a cgroup namespace or of a
+ * container's mount has it.
+ */
+static inline bool cgs_is_root(const char *dir)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/cgroup.type", dir);
+	return access(path, F_OK) && errno == ENOENT;
+}
+
+/* 1 if CPU @cpu is online, 0 if offline, -1 if it cannot be told */
+static inline int cgs_cpu_online(int cpu)
+{
+	char path[64], c = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (read(fd, &c, 1) != 1)
+		c = 0;
+	close(fd);
+	return c == '1' ? 1 : c == '0' ? 0 : -1;
+}
+
 /* the cgroup2 id of directory @path (what name_to_handle_at returns), or 0 */
 static inline __u64 cgs_id(const char *path)
 {
@@ -219,6 +310,43 @@ static inline __u64 cgs_mkdir(const char *parent, const char *name, char *out)
 	if (mkdir(out, 0755) && errno != EEXIST)
 		return 0;
 	return cgs_id(out);
+}
+
+/*
+ * mkdir @prefix.PID, a cgroup of the test's own, into @out (PATH_MAX):
+ * at the cgroup2 mount @mnt, or where that is not allowed (a delegated
+ * subtree, a container) below this process's own cgroup, which a cgroup
+ * namespace shows relative to its root.  0 or -errno.
+ */
+static inline int cgs_mkdir_private(const char *mnt, const char *prefix, char *out)
+{
+	char line[PATH_MAX], *own = NULL;
+	int err;
+	FILE *f;
+
+	snprintf(out, PATH_MAX, "%s/%s.%d", mnt, prefix, getpid());
+	if (!mkdir(out, 0755))
+		return 0;
+	err = -errno;
+	if (err != -EACCES && err != -EPERM && err != -EROFS)
+		return err;
+	f = fopen("/proc/self/cgroup", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "0::/", 4)) {
+			line[strcspn(line, "\n")] = 0;
+			own = line + 3;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	/* "/.." when the own cgroup is outside the namespace's root */
+	if (!own || !strncmp(own, "/..", 3))
+		return err;
+	if (snprintf(out, PATH_MAX, "%s%s/%s.%d", mnt, strcmp(own, "/") ? own : "",
+		     prefix, getpid()) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	return mkdir(out, 0755) ? -errno : 0;
 }
 
 /* remove @dir and everything below it, moving stray tasks to @park */

@@ -5,9 +5,10 @@
  * it took stayed on its sibling list, which the member still pointed into
  * once the leader was freed.
  *
- * An event opened while its CPU comes back may never get into the CPU's
- * context; closing it must not take it out of the context's count of
- * cgroup events, which then stopped every later cgroup event on that CPU.
+ * An event opened while its CPU comes back is refused or counts: one the
+ * kernel accepted before the CPU could take the IPI that installs it never
+ * counted, and closing such a cgroup event took the context's count of
+ * cgroup events to -1, which stopped every later cgroup event on that CPU.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -292,6 +293,95 @@ TEST_F(unplugged, cgroup_events_count_after_racing_opens)
 	waitpid(child, NULL, 0);
 	close(o.cgroup_fd);
 	rmdir(dir);
+}
+
+#define WINDOW_FDS	256
+
+struct window_opener {
+	int cpu;
+	bool armed;		/* atomic: open events now */
+	bool idle;		/* atomic: the opener saw !armed */
+	bool stop;		/* atomic */
+	int nr;			/* fds[] opened while armed */
+	int refused;		/* opens that failed with ENODEV */
+	int fds[WINDOW_FDS];
+};
+
+/* While armed, open cpu-clock events of the CPU, keeping the fds. */
+static void *open_in_window(void *arg)
+{
+	struct window_opener *o = arg;
+	int fd;
+
+	while (!__atomic_load_n(&o->stop, __ATOMIC_ACQUIRE)) {
+		if (!__atomic_load_n(&o->armed, __ATOMIC_ACQUIRE) ||
+		    o->nr == WINDOW_FDS) {
+			__atomic_store_n(&o->idle, true, __ATOMIC_RELEASE);
+			usleep(1000);
+			continue;
+		}
+		__atomic_store_n(&o->idle, false, __ATOMIC_RELEASE);
+		fd = cpu_clock_open(o->cpu, -1);
+		if (fd >= 0)
+			o->fds[o->nr++] = fd;
+		else if (errno == ENODEV)
+			o->refused++;
+	}
+	return NULL;
+}
+
+/*
+ * An event opened while its CPU comes back is either refused with ENODEV
+ * or counts once the CPU is up: a CPU-wide cpu-clock event counts all the
+ * time of its CPU.  One opened between CPUHP_PERF_PREPARE and the CPU
+ * taking IPIs used to be accepted, never installed, and read 0 for ever.
+ */
+TEST_F(unplugged, events_opened_while_cpu_comes_up_count)
+{
+	struct window_opener o = { .cpu = self->cpu };
+	int i, j, opened = 0, refused = 0, dead = 0;
+	pthread_t thread;
+	__u64 count;
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, open_in_window, &o));
+	for (i = 0; i < 20; i++) {
+		if (set_online(self->cpu, false))
+			break;
+		self->offline = true;
+		/* from here on, opens race with the CPU coming up */
+		__atomic_store_n(&o.armed, true, __ATOMIC_RELEASE);
+		EXPECT_EQ(0, set_online(self->cpu, true));
+		if (_metadata->exit_code)
+			break;
+		self->offline = false;
+		usleep(20000);
+		__atomic_store_n(&o.idle, false, __ATOMIC_RELEASE);
+		__atomic_store_n(&o.armed, false, __ATOMIC_RELEASE);
+		while (!__atomic_load_n(&o.idle, __ATOMIC_ACQUIRE))
+			usleep(1000);
+		usleep(50000);
+		for (j = 0; j < o.nr; j++) {
+			count = 0;
+			EXPECT_EQ((ssize_t)sizeof(count),
+				  read(o.fds[j], &count, sizeof(count)));
+			if (!count)
+				dead++;
+			close(o.fds[j]);
+		}
+		opened += o.nr;
+		refused += o.refused;
+		o.nr = 0;
+		o.refused = 0;
+	}
+	__atomic_store_n(&o.stop, true, __ATOMIC_RELEASE);
+	pthread_join(thread, NULL);
+	for (j = 0; j < o.nr; j++)
+		close(o.fds[j]);
+	if (!i && !self->offline)
+		SKIP(return, "CPU %d cannot go offline", self->cpu);
+	ksft_print_msg("%d cycles: %d events opened, %d refused with ENODEV, %d never counted\n",
+		       i, opened, refused, dead);
+	EXPECT_EQ(0, dead);
 }
 
 TEST_HARNESS_MAIN
