@@ -17,14 +17,13 @@
  * run are not affected.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 
-static long (*real_syscall)(long nr, ...);
+#include "syscall-shim.h"
+
 static int deny_errno;
 static unsigned long vanish_id, info_id;
 static int info_fd = -1;
@@ -57,7 +56,7 @@ static long bpfdeny(long cmd, union bpf_attr *attr, long size)
 		return fail(ENOENT);
 	if (cmd == BPF_OBJ_GET_INFO_BY_FD && info_fd >= 0 && attr->info.bpf_fd == (__u32)info_fd)
 		return fail(EIO);
-	ret = real_syscall(SYS_bpf, cmd, attr, size);
+	ret = syscall_shim__real()(SYS_bpf, cmd, attr, size);
 	if (cmd == BPF_PROG_GET_FD_BY_ID && info_id && attr->prog_id == info_id && ret >= 0)
 		info_fd = ret;
 	return ret;
@@ -66,17 +65,9 @@ static long bpfdeny(long cmd, union bpf_attr *attr, long size)
 long syscall(long nr, ...)
 {
 	long a[6];
-	va_list ap;
-	int i;
 
-	/* a constructor may call it before ours runs */
-	if (!real_syscall)
-		real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-	va_start(ap, nr);
-	for (i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
+	SYSCALL_SHIM_ARGS(nr, a);
 	if (nr == SYS_bpf)
 		return bpfdeny(a[0], (union bpf_attr *)a[1], a[2]);
-	return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	return syscall_shim__real()(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

@@ -83,6 +83,7 @@
 #include <unistd.h>
 
 #include "../lib/cgroup-share.h"
+#include "syscall-shim.h"
 
 #define MAX_FD		65536
 /* the kernel's PERF_CGROUP_ATTACH_MAX */
@@ -511,17 +512,10 @@ static long open_event(long (*real_syscall)(long, ...), long *a)
 
 long syscall(long nr, ...)
 {
-	static long (*real_syscall)(long, ...);
+	long (*real_syscall)(long, ...) = syscall_shim__real();
 	long a[6];
-	va_list ap;
-	int i;
 
-	if (!real_syscall)
-		real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-	va_start(ap, nr);
-	for (i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
+	SYSCALL_SHIM_ARGS(nr, a);
 	if (nr == __NR_perf_event_open)
 		return open_event(real_syscall, a);
 	if (nr == __NR_bpf && !env_long("FAKECOUNT_BPF", 0)) {
