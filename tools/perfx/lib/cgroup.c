@@ -203,6 +203,37 @@ int cgroup__check_alive(const struct cgroup *cgrp)
 	return id == cgrp->id ? 0 : -ENOENT;
 }
 
+/*
+ * /proc/cgroups: "name hierarchy num_cgroups enabled" a line, after a
+ * "#subsys_name ..." header; a controller on cgroup2, or bound to none,
+ * has hierarchy 0.
+ */
+enum cgroup_controller cgroup__controller(const char *proc_cgroups, const char *name)
+{
+	enum cgroup_controller ret = CGROUP_CONTROLLER_UNKNOWN;
+	char *line = NULL, sub[64];
+	unsigned int hier, nr, enabled;
+	size_t len = 0;
+	FILE *f;
+
+	f = fopen(proc_cgroups ? proc_cgroups : "/proc/cgroups", "re");
+	if (!f)
+		return ret;
+	while (getline(&line, &len, f) > 0) {
+		if (sscanf(line, "%63s %u %u %u", sub, &hier, &nr, &enabled) != 4 ||
+		    strcmp(sub, name))
+			continue;
+		if (!enabled)
+			ret = CGROUP_CONTROLLER_DISABLED;
+		else
+			ret = hier ? CGROUP_CONTROLLER_V1 : CGROUP_CONTROLLER_V2;
+		break;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
 int cgroup__has_pattern(const char *str)
 {
 	return strpbrk(str, CGROUP_PATTERN_CHARS) != NULL;

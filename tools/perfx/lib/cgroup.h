@@ -27,6 +27,17 @@ void cgroup__put(struct cgroup *cgrp);
 int cgroup__path_id(const char *path, __u64 *id);
 int cgroup__check_alive(const struct cgroup *cgrp);
 
+/* Where a controller is, as /proc/cgroups says */
+enum cgroup_controller {
+	CGROUP_CONTROLLER_UNKNOWN,	/* no /proc/cgroups, or not listed in it */
+	CGROUP_CONTROLLER_V2,		/* on cgroup2 (hierarchy 0), enabled */
+	CGROUP_CONTROLLER_V1,		/* bound to a cgroup v1 hierarchy */
+	CGROUP_CONTROLLER_DISABLED,	/* cgroup_disable= on the command line */
+};
+
+/* The state of controller @name in @proc_cgroups (NULL: /proc/cgroups) */
+enum cgroup_controller cgroup__controller(const char *proc_cgroups, const char *name);
+
 /* A list of cgroup names, as perf expands --for-each-cgroup. */
 struct cgroup_names {
 	int nr;

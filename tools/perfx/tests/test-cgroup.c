@@ -206,6 +206,47 @@ static void test_deep(void)
 		cgroup_names__exit(&n);
 }
 
+/* cgroup__controller() of perf_event in a /proc/cgroups holding @text */
+static enum cgroup_controller controller_in(const char *text)
+{
+	char path[96];
+	enum cgroup_controller c;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc-cgroups", root);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	fclose(f);
+	c = cgroup__controller(path, "perf_event");
+	unlink(path);
+	return c;
+}
+
+/* where /proc/cgroups says perf_event is: what an ENODEV message says */
+static void test_controller(void)
+{
+	static const char head[] = "#subsys_name\thierarchy\tnum_cgroups\tenabled\n"
+				   "cpuset\t0\t1\t1\ncpu\t3\t1\t1\n";
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%sperf_event\t0\t12\t1\nhugetlb\t0\t1\t1\n", head);
+	tap_ok(controller_in(buf) == CGROUP_CONTROLLER_V2, "perf_event at hierarchy 0: cgroup2");
+	snprintf(buf, sizeof(buf), "%sperf_event\t7\t1\t1\n", head);
+	tap_ok(controller_in(buf) == CGROUP_CONTROLLER_V1,
+	       "perf_event at hierarchy 7: bound to cgroup v1");
+	snprintf(buf, sizeof(buf), "%sperf_event\t0\t1\t0\n", head);
+	tap_ok(controller_in(buf) == CGROUP_CONTROLLER_DISABLED,
+	       "perf_event not enabled: disabled, whatever its hierarchy");
+	tap_ok(controller_in(head) == CGROUP_CONTROLLER_UNKNOWN &&
+	       controller_in("perf_event\t0\n") == CGROUP_CONTROLLER_UNKNOWN &&
+	       controller_in("perf_event_x\t0\t1\t1\n") == CGROUP_CONTROLLER_UNKNOWN,
+	       "perf_event not listed, or its line cut: unknown");
+	tap_ok(cgroup__controller("/nonexistent", "perf_event") == CGROUP_CONTROLLER_UNKNOWN,
+	       "no /proc/cgroups: unknown");
+}
+
 int main(void)
 {
 	char mnt[256], buf[512], cmd[128];
@@ -266,6 +307,7 @@ int main(void)
 	test_mountinfo();
 	test_names();
 	test_deep();
+	test_controller();
 	f = fopen("/tmp/perfx-test-mountinfo", "w");
 	if (f) {
 		fputs("22 1 0:21 / /proc rw - proc proc rw\n"
