@@ -595,9 +595,35 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/*
+ * Why the kernel refused to share @counter's cgroups, naming the cgroup
+ * it blamed and, for a cgroup named twice, the name it had before.
+ */
+static const char *share_strerror(struct stat_ctx *ctx, const struct counter *counter,
+				  char *buf, size_t size)
+{
+	struct cgroup_share_refusal r = {
+		.err = counter->refused,
+		.nr = counter->nr_cgrps,
+		.mnt = ctx->cgroup_mnt,
+	};
+	int k = counter->refused_index, nm = counter->nr_members, j;
+
+	if (k >= 0 && k < counter->nr_cgrps) {
+		r.cgrp = counter->evsels[k * nm]->cgrp;
+		for (j = 0; j < k && !r.first; j++)
+			if (counter->evsels[j * nm]->cgrp->id == r.cgrp->id)
+				r.first = counter->evsels[j * nm]->cgrp;
+	}
+	if (r.err == -ENODEV)
+		r.ctrl = cgroup__controller(NULL, "perf_event");
+	return cgroup_share__strerror(&r, buf, size);
+}
+
 /* -v: the events the kernel would not share or count with BPF, and why */
 static void report_fallbacks(struct stat_ctx *ctx)
 {
+	char why[2 * PATH_MAX + 512];
 	int i;
 
 	for (i = 0; i < ctx->evlist->nr_counters; i++) {
@@ -606,11 +632,11 @@ static void report_fallbacks(struct stat_ctx *ctx)
 
 		if (counter->refused && counter->bpf_refused)
 			pr_info("--for-each-cgroup: event '%s': %s; BPF: %s; using per-cgroup events\n",
-				name, cgroup_share__strerror(counter->refused),
+				name, share_strerror(ctx, counter, why, sizeof(why)),
 				cgroup_bpf__strerror(counter->bpf));
 		else if (counter->refused)
 			pr_info("--for-each-cgroup: event '%s': %s; using %s\n", name,
-				cgroup_share__strerror(counter->refused),
+				share_strerror(ctx, counter, why, sizeof(why)),
 				counter->ops == &counter_bpf_ops ? "BPF" : "per-cgroup events");
 	}
 }
@@ -639,6 +665,7 @@ static void cgroup_mode_name(struct stat_ctx *ctx, char *buf, size_t size)
 /* Open, and note how long it took and how many fds it made (for -v). */
 static int open_counters(struct stat_ctx *ctx)
 {
+	char why[2 * PATH_MAX + 512];
 	struct evsel *evsel, *failed;
 	double t0 = now_ms();
 	int i, err;
@@ -666,7 +693,7 @@ static int open_counters(struct stat_ctx *ctx)
 		}
 		if (counter->ops == &counter_share_ops && counter->refused) {
 			pr_err("--cgroup-mode=shared: event '%s': %s\n", failed->name,
-			       cgroup_share__strerror(err));
+			       share_strerror(ctx, counter, why, sizeof(why)));
 			return err;
 		}
 	}
@@ -679,7 +706,11 @@ static int read_counters(struct stat_ctx *ctx)
 	int err;
 
 	err = evlist__read(ctx->evlist, &failed);
-	if (err)
+	if (err == -EAGAIN)
+		/* only READ_CGROUP says so: cgroup_share__read() retried it */
+		pr_err("reading event '%s': its cgroups or its group kept changing during %d PERF_EVENT_IOC_READ_CGROUP calls (EAGAIN)\n",
+		       failed->name, CGROUP_SHARE_READ_TRIES);
+	else if (err)
 		pr_err("reading event '%s': %s (%s)\n", failed->name, strerror(-err),
 		       errname(err));
 	return err;

@@ -1,32 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PERF_EVENT_IOC_ATTACH_CGROUP / READ_CGROUP ABI, as the kernel series
- * defines it (include/uapi/linux/perf_event.h of the patched tree): both
- * take an extensible struct led by { size, flags } (unknown flags and
- * non-zero reserved fields -EINVAL, a larger size with a non-zero tail
- * -E2BIG), with pointers as __u64.
+ * defines it (v5; include/uapi/linux/perf_event.h of the patched tree):
+ * both take an extensible struct whose size is the one the ioctl number
+ * encodes (_IOC_SIZE(), as seccomp's ADDFD), pointers as __u64; unknown
+ * flags, non-zero reserved fields or tail bytes are -EINVAL.
  *
- *   ATTACH  struct perf_event_cgroup_attach { size, flags, nr, reserved,
- *           ids }: nr == 0 detaches.  Only CPU-wide, non-sampling,
- *           non-cgroup counting events qualify (-EINVAL otherwise);
- *           -ENOENT for an id that is not a live cgroup; -E2BIG above
- *           65536 ids; -EOPNOTSUPP for a PMU without a task context, or
- *           with perf_event on a cgroup v1 hierarchy or disabled.
- *   READ    struct perf_event_cgroup_read { size, flags, id, buf,
+ *   ATTACH  _IOWR, struct perf_event_cgroup_attach { flags, nr, ids,
+ *           err_index, reserved }: nr == 0 detaches.  -EINVAL: the kernel
+ *           does not know the request; -E2BIG above 65536 ids;
+ *           -EOPNOTSUPP: the event does not qualify (only a CPU-wide
+ *           counting group leader of a PMU that counts per task does),
+ *           checked before any id; then, with ids[err_index] written back:
+ *           -ENODEV, that cgroup has no perf_event state of its own
+ *           (perf_event on a v1 hierarchy or disabled: err_index 0);
+ *           -ENOENT, no such live cgroup visible to the caller; -EEXIST,
+ *           named earlier in ids.  -ENOTTY: a kernel without the ioctl or
+ *           without CONFIG_CGROUP_PERF.
+ *   READ    struct perf_event_cgroup_read { flags, reserved, id, buf,
  *           buf_size }: with a cgroup id the values at buf follow the
  *           event's read_format; with id 0 every attached cgroup at once:
  *           { nr, { id, values... }[nr] }; with PERF_FORMAT_GROUP (through
  *           the leader) the values are the group's read(2) layout
  *           { nr, [ena], [run], { value, [id], [lost] }[nr] } for every
- *           member open, that cgroup's counts.  Returns the bytes written
- *           at buf; -ENOSPC (with the size needed stored in buf_size) when
- *           the buffer is too small, -ENOENT for an id not attached.
+ *           member open, that cgroup's counts, taken at one point.
+ *           Returns the bytes written at buf; -ENOSPC (with the size
+ *           needed stored in buf_size) when the buffer is too small,
+ *           -ENOENT for an id not attached, -EAGAIN when the set or the
+ *           group changed during the call (buf is incomplete: read
+ *           again), -EINTR with a fatal signal pending.
  *
  * Reading is one batch call per event (per group leader) per CPU.  The
  * caller counts the syscalls through @nr_syscalls so the benchmark can
  * report them.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,17 +47,24 @@
 #include "debug.h"
 #include "evsel.h"
 
-int cgroup_share__attach(int fd, const __u64 *ids, int nr)
+int cgroup_share__attach(int fd, const __u64 *ids, int nr, int *err_index)
 {
 	struct perf_event_cgroup_attach arg = {
-		.size = sizeof(arg),
 		.nr = nr,
 		.ids = (uintptr_t)ids,
 	};
+	int err;
 
+	*err_index = -1;
 	if (nr < 0)
 		return -EINVAL;
-	return ioctl(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &arg) < 0 ? -errno : 0;
+	if (ioctl(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &arg) >= 0)
+		return 0;
+	err = -errno;
+	/* only these name an id; trust no index past the ids given */
+	if ((err == -ENODEV || err == -ENOENT || err == -EEXIST) && arg.err_index < (__u32)nr)
+		*err_index = arg.err_index;
+	return err;
 }
 
 /* words of one event's values in a non-group read */
@@ -208,32 +225,55 @@ out_free:
 	return err;
 }
 
+/*
+ * One batch READ_CGROUP into @buf of @size bytes: the bytes written or
+ * -errno; -EAGAIN is retried up to CGROUP_SHARE_READ_TRIES calls in all.
+ */
+static int read_batch(int fd, __u64 *buf, size_t size, unsigned long *nr_syscalls)
+{
+	struct perf_event_cgroup_read arg;
+	int tries, ret = -EAGAIN;
+
+	for (tries = 0; tries < CGROUP_SHARE_READ_TRIES && ret == -EAGAIN; tries++) {
+		arg = (struct perf_event_cgroup_read){
+			.id = 0,
+			.buf = (uintptr_t)buf,
+			.buf_size = size,
+		};
+		if (nr_syscalls)
+			(*nr_syscalls)++;
+		ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, &arg);
+		if (ret < 0)
+			ret = -errno;
+	}
+	return ret;
+}
+
 int cgroup_share__read(int fd, __u64 read_format, int nr_cntr, const __u64 *ids, int nr,
 		       struct evsel_counts *out, unsigned long *nr_syscalls)
 {
-	struct perf_event_cgroup_read arg = { .size = sizeof(arg), .id = 0 };
 	char why[128];
-	int ret, err;
+	size_t size;
 	__u64 *buf;
+	int ret, err;
 
 	if (nr < 0 || check_cntr(read_format, nr_cntr))
 		return -EINVAL;
-	arg.buf_size = (1 + (size_t)nr * (1 + cgroup_values_size(read_format, nr_cntr))) *
-		       sizeof(__u64);
-	buf = calloc(1, arg.buf_size);
+	size = (1 + (size_t)nr * (1 + cgroup_values_size(read_format, nr_cntr))) *
+	       sizeof(__u64);
+	buf = calloc(1, size);
 	if (!buf)
 		return -ENOMEM;
-	arg.buf = (uintptr_t)buf;
-	if (nr_syscalls)
-		(*nr_syscalls)++;
-	ret = ioctl(fd, PERF_EVENT_IOC_READ_CGROUP, &arg);
+	ret = read_batch(fd, buf, size, nr_syscalls);
 	if (ret < 0) {
-		err = -errno;
+		err = ret;
+		if (err == -EAGAIN)
+			pr_debug("READ_CGROUP for %d cgroups: the set kept changing, %d calls\n",
+				 nr, CGROUP_SHARE_READ_TRIES);
 		goto out_free;
 	}
-	if ((__u64)ret > arg.buf_size) {
-		snprintf(why, sizeof(why), "a reply of %d bytes in a buffer of %llu", ret,
-			 (unsigned long long)arg.buf_size);
+	if ((size_t)ret > size) {
+		snprintf(why, sizeof(why), "a reply of %d bytes in a buffer of %zu", ret, size);
 		err = -EPROTO;
 	} else {
 		err = cgroup_share__parse_reply(buf, ret, read_format, nr_cntr, ids, nr, out,
@@ -248,20 +288,81 @@ out_free:
 	return err;
 }
 
-const char *cgroup_share__strerror(int err)
+/* "cgroup 'NAME' (PATH)", or "a cgroup" when the kernel named none */
+static const char *cgroup_named(const struct cgroup *cgrp, char *buf, size_t size)
 {
-	switch (err) {
-	case -ENOTTY:
-		return "the running kernel has no PERF_EVENT_IOC_ATTACH_CGROUP (ENOTTY): it needs the shared-cgroup perf series";
-	case -EINVAL:
-		return "the kernel refused the cgroup list (EINVAL): only CPU-wide counting events can share cgroups, each cgroup once";
-	case -EOPNOTSUPP:
-		return "the event cannot count cgroups in shared mode (EOPNOTSUPP): its PMU has no task context, or perf_event is not on cgroup2";
-	case -ENOENT:
-		return "a cgroup id is unknown to the kernel (ENOENT)";
-	case -E2BIG:
-		return "too many cgroups for one event (E2BIG)";
+	if (!cgrp)
+		return "a cgroup";
+	snprintf(buf, size, "cgroup '%s' (%s)", cgrp->name, cgrp->path);
+	return buf;
+}
+
+/* -ENODEV: what is missing, and what to do, by where perf_event is */
+static const char *nodev_why(const struct cgroup_share_refusal *r, char *buf, size_t size)
+{
+	switch (r->ctrl) {
+	case CGROUP_CONTROLLER_V1:
+		return "the perf_event controller is bound to a cgroup v1 hierarchy: unmount it there to count cgroup2 cgroups";
+	case CGROUP_CONTROLLER_DISABLED:
+		return "the perf_event controller is disabled (cgroup_disable=perf_event on the kernel command line)";
 	default:
-		return "the kernel refused to attach the cgroups";
+		break;
 	}
+	/*
+	 * perf_event is implicit on cgroup2 (no '+perf_event' to write), but
+	 * kernels without the cgroup2 fix give it to no cgroup until
+	 * something wrote the root's cgroup.subtree_control
+	 */
+	snprintf(buf, size, "the kernel gave it none; without the cgroup2 fix, cgroups get it once something writes the root's cgroup.subtree_control: enable a controller there (e.g. echo +pids > %s/cgroup.subtree_control)%s",
+		 r->mnt && r->mnt[0] ? r->mnt : "<cgroup2 mount>",
+		 r->ctrl == CGROUP_CONTROLLER_V2 ? "" :
+		 ", or perf_event is bound to cgroup v1 or disabled");
+	return buf;
+}
+
+const char *cgroup_share__strerror(const struct cgroup_share_refusal *r, char *buf,
+				   size_t size)
+{
+	char name[PATH_MAX + 256], why[PATH_MAX + 256];
+	const char *errname;
+
+	switch (r->err) {
+	case -ENOTTY:
+		/* the words of the fallback as it always was */
+		snprintf(buf, size, "the running kernel has no PERF_EVENT_IOC_ATTACH_CGROUP (ENOTTY): it needs the shared-cgroup perf series");
+		break;
+	case -EINVAL:
+		snprintf(buf, size, "the kernel does not take perfx's PERF_EVENT_IOC_ATTACH_CGROUP request (EINVAL): it follows another version of the shared-cgroup ABI");
+		break;
+	case -E2BIG:
+		snprintf(buf, size, "too many cgroups for one event (E2BIG): %d, the kernel takes at most %d",
+			 r->nr, CGROUP_SHARE_ATTACH_MAX);
+		break;
+	case -EOPNOTSUPP:
+		snprintf(buf, size, "the event cannot be counted per cgroup (EOPNOTSUPP): its PMU does not count per task (an uncore or AUX PMU)");
+		break;
+	case -ENODEV:
+		snprintf(buf, size, "%s has no perf_event controller state (ENODEV): %s",
+			 cgroup_named(r->cgrp, name, sizeof(name)), nodev_why(r, why, sizeof(why)));
+		break;
+	case -ENOENT:
+		snprintf(buf, size, "%s is gone or not visible here (ENOENT): it was removed after perfx found it, or is outside this cgroup namespace",
+			 cgroup_named(r->cgrp, name, sizeof(name)));
+		break;
+	case -EEXIST:
+		if (r->cgrp && r->first && strcmp(r->cgrp->name, r->first->name))
+			snprintf(why, sizeof(why), "it is cgroup '%s', named before it; ",
+				 r->first->name);
+		else
+			why[0] = '\0';
+		snprintf(buf, size, "%s is named twice (EEXIST): %sname each cgroup once",
+			 cgroup_named(r->cgrp, name, sizeof(name)), why);
+		break;
+	default:
+		errname = strerrorname_np(-r->err);
+		snprintf(buf, size, "the kernel refused to attach the cgroups: %s (%s)",
+			 strerror(-r->err), errname ? errname : "?");
+		break;
+	}
+	return buf;
 }

@@ -6,6 +6,8 @@
 #include <linux/types.h>
 #include <stddef.h>
 
+#include "cgroup.h"
+
 struct evsel_counts;
 
 /*
@@ -17,33 +19,49 @@ struct evsel_counts;
  * Everything that depends on the ABI's exact layout lives in
  * cgroup-share.c, behind these calls.
  */
-/* the host's uapi headers may predate the ioctls: the same as the uapi */
+/*
+ * The host's uapi headers may predate the ioctls: the same as the series'
+ * v5 uapi.  A header of an older version (a size field, no err_index) does
+ * not build with cgroup-share.c, rather than pass the kernel another
+ * layout.
+ */
 #ifndef PERF_CGROUP_ATTACH_SIZE_VER0
 struct perf_event_cgroup_attach {
-	__u32	size;
-	__u32	flags;
-	__u32	nr;
-	__u32	reserved;
-	__u64	ids;
+	__u32	flags;		/* none defined yet: 0 */
+	__u32	nr;		/* number of ids */
+	__u64	ids;		/* pointer to __u64 ids[nr] */
+	__u32	err_index;	/* out: the id at fault */
+	__u32	reserved;	/* 0 */
 };
 
 #define PERF_CGROUP_ATTACH_SIZE_VER0	24
 
 struct perf_event_cgroup_read {
-	__u32	size;
-	__u32	flags;
-	__u64	id;
-	__u64	buf;
-	__u64	buf_size;
+	__u32	flags;		/* none defined yet: 0 */
+	__u32	reserved;	/* 0 */
+	__u64	id;		/* cgroup2 id, or 0: all */
+	__u64	buf;		/* pointer to the values */
+	__u64	buf_size;	/* bytes at buf; size needed on ENOSPC */
 };
 
 #define PERF_CGROUP_READ_SIZE_VER0	32
-#define PERF_EVENT_IOC_ATTACH_CGROUP	_IOW('$', 12, struct perf_event_cgroup_attach)
+/* the struct's size is the one the number encodes (_IOC_SIZE()) */
+#define PERF_EVENT_IOC_ATTACH_CGROUP	_IOWR('$', 12, struct perf_event_cgroup_attach)
 #define PERF_EVENT_IOC_READ_CGROUP	_IOWR('$', 13, struct perf_event_cgroup_read)
 #endif
 
-/* Attach @nr ids to the event @fd; -ENOTTY when the kernel lacks the ioctl. */
-int cgroup_share__attach(int fd, const __u64 *ids, int nr);
+/* the kernel's limit of ids in one ATTACH_CGROUP */
+#define CGROUP_SHARE_ATTACH_MAX		65536
+/* READ_CGROUP calls that may find the set changing (EAGAIN) before giving up */
+#define CGROUP_SHARE_READ_TRIES		5
+
+/*
+ * Attach the @nr @ids to the event @fd, replacing its set: 0 or -errno,
+ * -ENOTTY when the kernel lacks the ioctl.  *@err_index is the index in
+ * @ids of the cgroup the kernel blamed (its err_index) on -ENODEV, -ENOENT
+ * and -EEXIST, else -1, as it is when the kernel's is out of range.
+ */
+int cgroup_share__attach(int fd, const __u64 *ids, int nr, int *err_index);
 /*
  * Read every attached cgroup's count, enabled and running times with one
  * batch READ_CGROUP (id 0); @read_format is the event's.  Without
@@ -52,6 +70,9 @@ int cgroup_share__attach(int fd, const __u64 *ids, int nr);
  * group that are open (the leader and the members the kernel took), and
  * @out[k * nr_cntr + m] the m-th counter's counts for the k-th cgroup, with
  * the group's times.  Adds the number of syscalls it took to *@nr_syscalls.
+ * A call the kernel found the set or group changing in (-EAGAIN: what it
+ * wrote is incomplete) is made again, up to CGROUP_SHARE_READ_TRIES calls
+ * in all, then -EAGAIN; -EINTR (a fatal signal) is not retried.
  * -ENOENT when an id is no longer attached, -EPROTO when the kernel's
  * answer does not parse, -EINVAL for a bad @nr or @nr_cntr.
  */
@@ -69,7 +90,22 @@ int cgroup_share__read(int fd, __u64 read_format, int nr_cntr, const __u64 *ids,
 int cgroup_share__parse_reply(const __u64 *reply, size_t bytes, __u64 read_format,
 			      int nr_cntr, const __u64 *ids, int nr, struct evsel_counts *out,
 			      char *why, size_t whylen);
-/* A sentence on why the kernel cannot do shared mode, for -ENOTTY etc. */
-const char *cgroup_share__strerror(int err);
+
+/* A refused ATTACH_CGROUP, with what its message names. */
+struct cgroup_share_refusal {
+	int err;			/* -errno of cgroup_share__attach() */
+	int nr;				/* the cgroups asked for */
+	const char *mnt;		/* the cgroup2 mount */
+	const struct cgroup *cgrp;	/* at the kernel's err_index, or NULL */
+	const struct cgroup *first;	/* -EEXIST: the same cgroup named before */
+	enum cgroup_controller ctrl;	/* -ENODEV: where perf_event is */
+};
+
+/*
+ * A sentence on why the kernel cannot count in shared mode, naming the
+ * cgroup at fault (its name and path), in @buf, which it returns.
+ */
+const char *cgroup_share__strerror(const struct cgroup_share_refusal *r, char *buf,
+				   size_t size);
 
 #endif /* __PERFX_CGROUP_SHARE_H */

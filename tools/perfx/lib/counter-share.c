@@ -55,7 +55,7 @@ static int share__new(struct counter *counter)
 static int share_open_cpu(struct counter *counter, int c, struct evsel **failed)
 {
 	struct share *share = counter->priv;
-	int err;
+	int err, idx;
 
 	if (!share) {
 		err = share__new(counter);
@@ -69,9 +69,10 @@ static int share_open_cpu(struct counter *counter, int c, struct evsel **failed)
 	if (!share->carriers[0]->fds)
 		return 0;
 	err = cgroup_share__attach(evsel__fd(share->carriers[0], c, 0), share->ids,
-				   counter->nr_cgrps);
+				   counter->nr_cgrps, &idx);
 	if (err) {
 		counter->refused = err;
+		counter->refused_index = idx;
 		*failed = counter->evsels[0];
 	}
 	return err;

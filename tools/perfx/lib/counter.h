@@ -41,6 +41,8 @@ struct counter {
 	const struct counter_ops *const *fallback;
 	/* the kernel's refusal of the shared ioctls (-errno), 0 if none */
 	int refused;
+	/* the cgroup copy it blamed (ENODEV, ENOENT, EEXIST), else -1 */
+	int refused_index;
 	/* the kernel's refusal of the BPF counter (-errno), 0 if none */
 	int bpf_refused;
 	/* the BPF counter the list's counters share, if they may use it */

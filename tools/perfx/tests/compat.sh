@@ -321,7 +321,7 @@ per_event_fallback()
 		> /dev/null 2> "$work/err"
 	rc=$?
 	if [ $rc -eq 0 ] &&
-	   grep -qx "perfx: --for-each-cgroup: event 'context-switches': the event cannot count cgroups in shared mode (EOPNOTSUPP): its PMU has no task context, or perf_event is not on cgroup2; using per-cgroup events" "$work/err" &&
+	   grep -qx "perfx: --for-each-cgroup: event 'context-switches': the event cannot be counted per cgroup (EOPNOTSUPP): its PMU does not count per task (an uncore or AUX PMU); using per-cgroup events" "$work/err" &&
 	   grep -q "shared and per-cgroup mode, $((2 * 1 + 2 * 2)) counting fds" "$work/err" &&
 	   [ "$(grep -c "using per-cgroup events" "$work/err")" = 1 ] && sanitizer_clean; then
 		ok "$what"
@@ -333,7 +333,7 @@ per_event_fallback()
 		true > /dev/null 2> "$work/err"
 	rc=$?
 	if [ $rc -eq 1 ] &&
-	   grep -qx "perfx: --cgroup-mode=shared: event 'context-switches': the event cannot count cgroups in shared mode (EOPNOTSUPP): its PMU has no task context, or perf_event is not on cgroup2" "$work/err" &&
+	   grep -qx "perfx: --cgroup-mode=shared: event 'context-switches': the event cannot be counted per cgroup (EOPNOTSUPP): its PMU does not count per task (an uncore or AUX PMU)" "$work/err" &&
 	   sanitizer_clean; then
 		ok "shared mode names the event the kernel refuses"
 	else

@@ -3,7 +3,9 @@
 # errors.sh - every error perfx stat must report: a clear message naming the
 # input, a non-zero exit, and (with the sanitizer build) no leak or memory
 # error.  Also help/list, the shared-mode fallback on kernels without the
-# ioctls (to BPF, else per-cgroup events), and forced BPF mode's refusals.
+# ioctls (to BPF, else per-cgroup events), forced BPF mode's refusals, and
+# (through the fakecount shim) the shared ioctls' ENODEV, EEXIST and
+# EAGAIN, each with its own message naming the cgroup.
 # env: PERFX, FAKECOUNT (optional).  Prints TAP lines.
 set -uo pipefail
 
@@ -259,6 +261,82 @@ if [ -n "$mnt" ] && [ "$(id -u)" = 0 ] && [ -n "${FAKECOUNT:-}" ]; then
 else
 	skip "forced BPF mode without bpf()" "needs root, a cgroup2 mount and FAKECOUNT"
 	skip "auto mode without the ioctls nor bpf()" "needs root, a cgroup2 mount and FAKECOUNT"
+fi
+
+# nodev_why MNT - what an ENODEV message says after its colon, by where
+# /proc/cgroups puts perf_event (lib/cgroup-share.c)
+nodev_why()
+{
+	local fix="the kernel gave it none; without the cgroup2 fix, cgroups get it once something writes the root's cgroup.subtree_control: enable a controller there (e.g. echo +pids > $1/cgroup.subtree_control)"
+
+	awk -v fix="$fix" '$1 == "perf_event" && NF >= 4 { found = 1
+		if ($4 == 0) print "the perf_event controller is disabled (cgroup_disable=perf_event on the kernel command line)"
+		else if ($2 != 0) print "the perf_event controller is bound to a cgroup v1 hierarchy: unmount it there to count cgroup2 cgroups"
+		else print fix
+		exit }
+		END { if (!found) print fix ", or perf_event is bound to cgroup v1 or disabled" }' \
+		/proc/cgroups 2> /dev/null || echo "$fix, or perf_event is bound to cgroup v1 or disabled"
+}
+
+# the v5 ioctls' refusals, each with its own message naming the cgroup at
+# fault (the shim emulates the kernel's errno and err_index)
+share_tests=("ENODEV names the cgroup and what to do" "auto mode: ENODEV falls back to per-cgroup events"
+	     "EEXIST names both names of the cgroup" "EAGAIN once: read again, the counts of per-cgroup mode"
+	     "EAGAIN every time: a bounded retry, then an error")
+if [ -n "$mnt" ] && [ "$(id -u)" = 0 ] && [ -n "${FAKECOUNT:-}" ]; then
+	mkdir -p "$mnt/$cg" "$mnt/$cg-2"
+	nodev="cgroup '$cg-2' ($mnt/$cg-2) has no perf_event controller state (ENODEV): $(nodev_why "$mnt")"
+	shared() { env FAKECOUNT_SHARE=1 LD_PRELOAD="$preload" "$@"; }
+	shared FAKECOUNT_SHARE_NODEV="$cg-2" "$PERFX" stat -a --cgroup-mode shared \
+		--for-each-cgroup "$cg,$cg-2" -e task-clock true > /dev/null 2> "$work/err"
+	rc=$?
+	what=${share_tests[0]}
+	[ $rc -eq 1 ] && grep -qxF "perfx: --cgroup-mode=shared: event 'task-clock': $nodev" "$work/err" &&
+		sanitizer_clean
+	verdict
+	shared FAKECOUNT_SHARE_NODEV="$cg-2" "$PERFX" stat -v -a --for-each-cgroup "$cg,$cg-2" \
+		-e task-clock true > /dev/null 2> "$work/err"
+	rc=$?
+	what=${share_tests[1]}
+	[ $rc -eq 0 ] &&
+		grep -qxF "perfx: --for-each-cgroup: event 'task-clock': $nodev; using per-cgroup events" "$work/err" &&
+		grep -q "per-cgroup mode, " "$work/err" && sanitizer_clean
+	verdict
+	shared "$PERFX" stat -a --cgroup-mode shared --for-each-cgroup "$cg,/$cg" -e task-clock true \
+		> /dev/null 2> "$work/err"
+	rc=$?
+	what=${share_tests[2]}
+	[ $rc -eq 1 ] &&
+		grep -qxF "perfx: --cgroup-mode=shared: event 'task-clock': cgroup '/$cg' ($mnt/$cg) is named twice (EEXIST): it is cgroup '$cg', named before it; name each cgroup once" "$work/err" &&
+		sanitizer_clean
+	verdict
+	# -I: reads after the first, each with the counts of its interval
+	shared "$PERFX" stat -x, -I 100 -a --cgroup-mode per-cgroup --for-each-cgroup "$cg,$cg-2" \
+		-e task-clock,context-switches -- sleep 0.25 > /dev/null 2> "$work/want"
+	shared FAKECOUNT_SHARE_EAGAIN=1 "$PERFX" stat -x, -I 100 -a --cgroup-mode shared \
+		--for-each-cgroup "$cg,$cg-2" -e task-clock,context-switches -- sleep 0.25 \
+		> /dev/null 2> "$work/err"
+	rc=$?
+	what=${share_tests[3]}
+	# the first two intervals' counts, run times and shares: not the time
+	# stamps nor CPUs utilized
+	grep -v '^perfx: ' "$work/err" | cut -d, -f2-7 | head -8 > "$work/got"
+	cut -d, -f2-7 "$work/want" | head -8 > "$work/want.c"
+	[ $rc -eq 0 ] && [ "$(wc -l < "$work/want.c")" = 8 ] && cmp -s "$work/want.c" "$work/got" &&
+		sanitizer_clean
+	verdict
+	shared FAKECOUNT_SHARE_EAGAIN=1000 "$PERFX" stat -a --cgroup-mode shared \
+		--for-each-cgroup "$cg,$cg-2" -e task-clock true > /dev/null 2> "$work/err"
+	rc=$?
+	what=${share_tests[4]}
+	[ $rc -eq 1 ] &&
+		grep -qxF "perfx: reading event 'task-clock': its cgroups or its group kept changing during 5 PERF_EVENT_IOC_READ_CGROUP calls (EAGAIN)" "$work/err" &&
+		sanitizer_clean
+	verdict
+else
+	for t in "${share_tests[@]}"; do
+		skip "$t" "needs root, a cgroup2 mount and FAKECOUNT"
+	done
 fi
 
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)

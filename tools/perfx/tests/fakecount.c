@@ -22,13 +22,26 @@
  *                      opened on CPU (cpu % real CPUs) and counts as the CPU
  *                      asked for
  *   FAKECOUNT_SHARE    1: emulate PERF_EVENT_IOC_ATTACH_CGROUP/READ_CGROUP
- *                      (single and batch reads, the series' layout, groups
- *                      read through their leader with PERF_FORMAT_GROUP) on
- *                      a kernel without them, refusing what the kernel
- *                      refuses with its errno (attach_cgroups()); a
- *                      cgroup's read returns what a per-cgroup event of the
- *                      same config on the same CPU would, so shared mode
- *                      must print exactly what per-cgroup mode prints
+ *                      (single and batch reads, the series' v5 ABI: the
+ *                      struct's size from the ioctl number, err_index
+ *                      written back; groups read through their leader with
+ *                      PERF_FORMAT_GROUP) on a kernel without them,
+ *                      refusing what the kernel refuses with its errno
+ *                      (attach_cgroups()); a cgroup's read returns what a
+ *                      per-cgroup event of the same config on the same CPU
+ *                      would, so shared mode must print exactly what
+ *                      per-cgroup mode prints
+ *   FAKECOUNT_SHARE_NODEV
+ *                      PATH: the cgroup at PATH under the cgroup2 mount
+ *                      (no leading slash) has no perf_event state of its
+ *                      own: ATTACH naming it is -ENODEV, err_index its
+ *                      index, as a kernel whose cgroup2 root gave new
+ *                      cgroups no perf_event css
+ *   FAKECOUNT_SHARE_EAGAIN
+ *                      N: each event's first N READ_CGROUP calls fail with
+ *                      -EAGAIN, garbage in the buffer, as when the kernel
+ *                      saw its cgroups or group change during the call;
+ *                      the counts of the calls that work are unchanged
  *   FAKECOUNT_BPF      1: bpf(2) goes to the kernel; by default it fails
  *                      with ENOSYS, as on a kernel without
  *                      CONFIG_BPF_SYSCALL, because a BPF program reads the
@@ -38,7 +51,7 @@
  *   FAKECOUNT_SHARE_REFUSE
  *                      CONFIG: ATTACH of a group holding the software event
  *                      of that config is -EOPNOTSUPP, as the kernel refuses
- *                      an event of a PMU without a task context
+ *                      an event of a PMU that does not count per task
  *   FAKECOUNT_HW       0: hardware and hardware-cache events are refused
  *                      with ENOENT, as on a machine without a PMU (so the
  *                      outputs do not depend on the machine having one);
@@ -105,6 +118,7 @@ struct fake_fd {
 	/* FAKECOUNT_SHARE: the attached cgroups' ids and cgroup_index()es */
 	__u64 nr_cgroups;
 	__u64 share_reads;
+	__u64 share_eagain;	/* READ_CGROUP calls failed with EAGAIN */
 	__u64 *ids;
 	unsigned int *index;
 };
@@ -299,6 +313,30 @@ static void cgroup2_mount(char mnt[PATH_MAX])
 }
 
 /*
+ * The path of the cgroup whose directory @cgfd is open, relative to the
+ * cgroup2 mount without a leading slash ("" for the root), into @rel:
+ * -ENOENT if it is not under the mount.
+ */
+static int cgroup_rel(int cgfd, char rel[PATH_MAX])
+{
+	char mnt[PATH_MAX], link[64], path[PATH_MAX];
+	ssize_t len;
+	size_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", cgfd);
+	len = readlink(link, path, sizeof(path) - 1);
+	if (len <= 0)
+		return -ENOENT;
+	path[len] = 0;
+	cgroup2_mount(mnt);
+	n = strlen(mnt);
+	if (!n || strncmp(path, mnt, n) || (path[n] && path[n] != '/'))
+		return -ENOENT;
+	snprintf(rel, PATH_MAX, "%s", path[n] ? path + n + 1 : "");
+	return 0;
+}
+
+/*
  * The index (1..97) of the cgroup whose directory @cgfd is open: a hash of
  * its path under the cgroup2 mount ("/" for the root), so that it is the
  * same on every run and machine, unlike its id (inode number); 0 if the
@@ -309,24 +347,15 @@ static void cgroup2_mount(char mnt[PATH_MAX])
  */
 static unsigned int cgroup_index(int cgfd)
 {
-	char mnt[PATH_MAX], link[64], path[PATH_MAX];
-	const char *rel;
+	char rel[PATH_MAX + 1] = "/";
 	__u32 hash = 2166136261u;	/* FNV-1a */
-	size_t n;
-	ssize_t len;
+	const char *p;
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", cgfd);
-	len = readlink(link, path, sizeof(path) - 1);
-	if (len <= 0)
+	/* of the path with its leading slash: "/perfx-golden-A", "/" */
+	if (cgroup_rel(cgfd, rel + 1))
 		return 0;
-	path[len] = 0;
-	cgroup2_mount(mnt);
-	n = strlen(mnt);
-	if (!n || strncmp(path, mnt, n))
-		return 0;
-	rel = path[n] ? path + n : "/";
-	for (; *rel; rel++)
-		hash = (hash ^ (unsigned char)*rel) * 16777619u;
+	for (p = rel; *p; p++)
+		hash = (hash ^ (unsigned char)*p) * 16777619u;
 	return 1 + hash % 97;
 }
 
@@ -506,6 +535,7 @@ static long open_event(long (*real_syscall)(long, ...), long *a)
 	f->sampling = attr->sample_period != 0;
 	f->cgroup = a[4] & PERF_FLAG_PID_CGROUP ? cgroup_index((int)a[1]) : 0;
 	f->nreads = 0;
+	f->share_eagain = 0;
 	f->gen = nr_opens++;
 	return ret;
 }
@@ -649,8 +679,8 @@ static int qualifies(const struct fake_fd *f)
 
 /*
  * FAKECOUNT_SHARE_REFUSE=CONFIG: the software event of that config stands
- * for one of a PMU that cannot count per cgroup (no task context, as an
- * uncore PMU's), which the kernel refuses with EOPNOTSUPP
+ * for one of a PMU that cannot count per cgroup (one that does not count
+ * per task, as an uncore PMU), which the kernel refuses with EOPNOTSUPP
  */
 static int refused(const struct fake_fd *f)
 {
@@ -659,41 +689,93 @@ static int refused(const struct fake_fd *f)
 	return config >= 0 && f->type == PERF_TYPE_SOFTWARE && f->config == (__u64)config;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+/* an id and its index in the ids given, sorted by id then index */
+struct id_at {
+	__u64 id;
+	__u64 k;
+};
 
-	return x < y ? -1 : x > y;
+static int cmp_id_at(const void *a, const void *b)
+{
+	const struct id_at *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
 }
 
-/* cgroup_index() of each of the @nr cgroup @ids into @index; -ENOENT */
-static int index_cgroups(const __u64 *ids, __u64 nr, unsigned int *index)
+/* dup[k] = 1 for each of the @nr @ids named at an earlier index; -ENOMEM */
+static int find_dups(const __u64 *ids, __u64 nr, char *dup)
+{
+	struct id_at *s = calloc(nr + 1, sizeof(*s));
+	__u64 k;
+
+	if (!s)
+		return -ENOMEM;
+	for (k = 0; k < nr; k++)
+		s[k] = (struct id_at){ ids[k], k };
+	qsort(s, nr, sizeof(*s), cmp_id_at);
+	for (k = 1; k < nr; k++)
+		if (s[k].id == s[k - 1].id)
+			dup[s[k].k] = 1;
+	free(s);
+	return 0;
+}
+
+/*
+ * The cgroup of id @id (opened by handle from the cgroup2 mount @mfd: this
+ * shim needs root) into *@index (its cgroup_index()): -ENOENT if it names
+ * no live cgroup, -ENODEV if FAKECOUNT_SHARE_NODEV names it.
+ */
+static int resolve_cgroup(int mfd, __u64 id, unsigned int *index)
 {
 	struct {
 		struct file_handle fh;
 		__u64 id;
-	} h = { .fh.handle_bytes = sizeof(__u64) };
-	char mnt[PATH_MAX];
-	int mfd, cgfd, err = 0;
+	} h = { .fh.handle_bytes = sizeof(__u64), .id = id };
+	const char *nodev = getenv("FAKECOUNT_SHARE_NODEV");
+	char rel[PATH_MAX];
+	int cgfd, err = 0;
+
+	/* cgroup2's file handle type (FILEID_KERNFS) */
+	h.fh.handle_type = 0xfe;
+	cgfd = mfd < 0 ? -1 : open_by_handle_at(mfd, &h.fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cgfd < 0)
+		return -ENOENT;
+	*index = cgroup_index(cgfd);
+	if (nodev && !cgroup_rel(cgfd, rel) && !strcmp(rel, nodev))
+		err = -ENODEV;
+	close(cgfd);
+	return err;
+}
+
+/*
+ * The cgroup_index() of each of the @nr @ids into @index, in the order
+ * the kernel checks each: -ENOENT for an id naming no live cgroup,
+ * -ENODEV for one without perf_event state, -EEXIST for one named at an
+ * earlier index; *@err_index is then the index at fault.
+ */
+static int index_cgroups(const __u64 *ids, __u64 nr, unsigned int *index, __u32 *err_index)
+{
+	char mnt[PATH_MAX], *dup = calloc(nr + 1, 1);
+	int mfd = -1, err;
 	__u64 k;
 
-	cgroup2_mount(mnt);
-	mfd = *mnt ? open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-	if (mfd < 0)
-		return nr ? -ENOENT : 0;
-	for (k = 0; k < nr && !err; k++) {
-		/* cgroup2's file handle type (FILEID_KERNFS) */
-		h.fh.handle_type = 0xfe;
-		h.id = ids[k];
-		cgfd = open_by_handle_at(mfd, &h.fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (cgfd < 0) {
-			err = -ENOENT;
-			break;
-		}
-		index[k] = cgroup_index(cgfd);
-		close(cgfd);
+	err = dup ? find_dups(ids, nr, dup) : -ENOMEM;
+	if (!err) {
+		cgroup2_mount(mnt);
+		mfd = *mnt ? open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	}
-	close(mfd);
+	for (k = 0; k < nr && !err; k++) {
+		err = resolve_cgroup(mfd, ids[k], &index[k]);
+		if (!err && dup[k])
+			err = -EEXIST;
+		if (err)
+			*err_index = k;
+	}
+	if (mfd >= 0)
+		close(mfd);
+	free(dup);
 	return err;
 }
 
@@ -715,46 +797,60 @@ static int set_cgroups(struct fake_fd *f, const __u64 *ids, __u64 nr,
 }
 
 /*
- * Copy the extensible argument @arg into @karg (@ksize bytes) as the
- * kernel's perf_copy_ext_arg() does: -EINVAL for a size below @ver0,
- * -E2BIG above a page or with a non-zero byte past what it knows.
+ * Copy the extensible argument @arg of the ioctl @req into @karg (@ksize
+ * bytes) as the kernel does (copy_struct_from_user() of _IOC_SIZE(req)
+ * bytes): -EINVAL for a size below @ver0 or a non-zero byte past what it
+ * knows.
  */
-static int copy_ext_arg(void *karg, size_t ksize, __u32 ver0, const void *arg)
+static int copy_ext_arg(void *karg, size_t ksize, size_t ver0, unsigned long req,
+			const void *arg)
 {
 	const unsigned char *p = arg;
-	__u32 size, i;
+	size_t size = _IOC_SIZE(req), i;
 
-	memcpy(&size, arg, sizeof(size));
 	if (size < ver0)
 		return -EINVAL;
-	if (size > (__u32)sysconf(_SC_PAGESIZE))
-		return -E2BIG;
 	for (i = ksize; i < size; i++)
 		if (p[i])
-			return -E2BIG;
+			return -EINVAL;
 	memset(karg, 0, ksize);
 	memcpy(karg, arg, size < ksize ? size : ksize);
 	return 0;
 }
 
+/* does the group led by @fd qualify for cgroups: 0 or -EOPNOTSUPP */
+static int group_qualifies(int fd)
+{
+	int m;
+
+	if (fds[fd].group_fd >= 0)
+		return -EOPNOTSUPP;	/* a member: attach through the leader */
+	for (m = next_member(fd, -1); m >= 0; m = next_member(fd, m))
+		if (!qualifies(&fds[m]) || refused(&fds[m]))
+			return -EOPNOTSUPP;
+	return 0;
+}
+
 /*
- * PERF_EVENT_IOC_ATTACH_CGROUP on @fd with struct perf_event_cgroup_attach
- * at @arg, checked in the order the kernel's perf_cgroup_attach_ioctl()
- * checks: the struct's size, -EINVAL for flags or reserved, -E2BIG for
- * too many ids, -ENOENT for an id naming no live cgroup (this shim needs
- * root to open it by handle), -EINVAL through a group member or if the
- * event or a member does not qualify, -EINVAL for an id given twice.
- * Every member of the group gets the set.
+ * PERF_EVENT_IOC_ATTACH_CGROUP @req on @fd with struct
+ * perf_event_cgroup_attach at @arg, checked in the order the v5 kernel
+ * checks: -EINVAL for the struct's size, flags or reserved field, -E2BIG
+ * for too many ids, -EOPNOTSUPP through a group member or if the event or
+ * a member does not qualify (before any id: no ids detach a leader
+ * whatever it is), then each id in turn: -ENOENT naming no live cgroup,
+ * -ENODEV without perf_event state, -EEXIST named before, with its index
+ * written back to err_index.  Every member of the group gets the set.
  */
-static int attach_cgroups(int fd, const void *arg)
+static int attach_cgroups(int fd, unsigned long req, void *arg)
 {
 	struct perf_event_cgroup_attach a;
 	unsigned int *index = NULL;
-	__u64 nr, k, *sorted = NULL;
+	__u32 err_index = 0;
 	const __u64 *ids;
 	int m, err;
+	__u64 nr;
 
-	err = copy_ext_arg(&a, sizeof(a), PERF_CGROUP_ATTACH_SIZE_VER0, arg);
+	err = copy_ext_arg(&a, sizeof(a), PERF_CGROUP_ATTACH_SIZE_VER0, req, arg);
 	if (err)
 		return err;
 	if (a.flags || a.reserved)
@@ -763,47 +859,54 @@ static int attach_cgroups(int fd, const void *arg)
 	ids = (const __u64 *)(uintptr_t)a.ids;
 	if (nr > ATTACH_MAX)
 		return -E2BIG;
-	index = calloc(nr + 1, sizeof(*index));
-	sorted = calloc(nr + 1, sizeof(*sorted));
-	err = index && sorted ? index_cgroups(ids, nr, index) : -ENOMEM;
-	if (!err && fds[fd].group_fd >= 0)
-		err = -EINVAL;
-	for (m = next_member(fd, -1); !err && m >= 0; m = next_member(fd, m))
-		if (!qualifies(&fds[m]))
-			err = -EINVAL;
-	for (m = next_member(fd, -1); !err && m >= 0; m = next_member(fd, m))
-		if (refused(&fds[m]))
-			err = -EOPNOTSUPP;
-	if (!err) {
-		memcpy(sorted, ids, nr * sizeof(*sorted));
-		qsort(sorted, nr, sizeof(*sorted), cmp_u64);
+	if (!nr && fds[fd].group_fd < 0) {
+		for (m = next_member(fd, -1); m >= 0; m = next_member(fd, m))
+			detach_cgroups(&fds[m]);
+		return 0;
 	}
-	for (k = 1; !err && k < nr; k++)
-		if (sorted[k] == sorted[k - 1])
-			err = -EINVAL;
+	err = group_qualifies(fd);
+	if (err)
+		return err;
+	index = calloc(nr + 1, sizeof(*index));
+	err = index ? index_cgroups(ids, nr, index, &err_index) : -ENOMEM;
+	if (err == -ENOENT || err == -ENODEV || err == -EEXIST)
+		((struct perf_event_cgroup_attach *)arg)->err_index = err_index;
 	for (m = next_member(fd, -1); !err && m >= 0; m = next_member(fd, m))
 		err = set_cgroups(&fds[m], ids, nr, index);
-	free(sorted);
 	free(index);
 	return err;
 }
 
 /*
- * PERF_EVENT_IOC_READ_CGROUP of @fd with struct perf_event_cgroup_read at
- * @arg: the checks and the layouts of the kernel's perf_cgroup_read_ioctl().
- * Returns the bytes written or -errno.
+ * FAKECOUNT_SHARE_EAGAIN: fail @f's first N READ_CGROUP calls with -EAGAIN,
+ * garbage in the @size bytes at @buf, as the kernel leaves what it wrote
+ * before it saw the set change
  */
-static int read_cgroups(int fd, struct perf_event_cgroup_read *arg)
+static int read_eagain(struct fake_fd *f, void *buf, __u64 size)
+{
+	if (f->share_eagain >= (__u64)env_long("FAKECOUNT_SHARE_EAGAIN", 0))
+		return 0;
+	f->share_eagain++;
+	memset(buf, 0xa5, size);
+	return -EAGAIN;
+}
+
+/*
+ * PERF_EVENT_IOC_READ_CGROUP @req of @fd with struct perf_event_cgroup_read
+ * at @arg: the checks and the layouts of the kernel's
+ * perf_cgroup_read_ioctl().  Returns the bytes written or -errno.
+ */
+static int read_cgroups(int fd, unsigned long req, struct perf_event_cgroup_read *arg)
 {
 	struct perf_event_cgroup_read r;
 	struct fake_fd *f = &fds[fd];
 	int i = 0, words, err;
 	__u64 n, need, *v;
 
-	err = copy_ext_arg(&r, sizeof(r), PERF_CGROUP_READ_SIZE_VER0, arg);
+	err = copy_ext_arg(&r, sizeof(r), PERF_CGROUP_READ_SIZE_VER0, req, arg);
 	if (err)
 		return err;
-	if (r.flags)
+	if (r.flags || r.reserved)
 		return -EINVAL;
 	/* a group is read as its leader's, whichever of its fds is asked */
 	if (f->read_format & PERF_FORMAT_GROUP && f->group_fd >= 0 && f->group_fd < MAX_FD &&
@@ -820,6 +923,9 @@ static int read_cgroups(int fd, struct perf_event_cgroup_read *arg)
 			arg->buf_size = need;
 			return -ENOSPC;
 		}
+		err = read_eagain(f, v, need);
+		if (err)
+			return err;
 		n = ++f->share_reads;
 		v[i++] = f->nr_cgroups;
 		for (__u64 k = 0; k < f->nr_cgroups; k++) {
@@ -837,6 +943,9 @@ static int read_cgroups(int fd, struct perf_event_cgroup_read *arg)
 		arg->buf_size = need;
 		return -ENOSPC;
 	}
+	err = read_eagain(f, v, need);
+	if (err)
+		return err;
 	/* each cgroup is read once per interval */
 	i = fake_values(fd, n, f->share_reads++ / f->nr_cgroups + 1, v, i);
 	return i * 8;
@@ -856,9 +965,9 @@ int ioctl(int fd, unsigned long req, ...)
 	if (!env_long("FAKECOUNT_SHARE", 0) || fd < 0 || fd >= MAX_FD || !fds[fd].used)
 		return real_ioctl(fd, req, arg);
 	if (IOC_NOSIZE(req) == IOC_NOSIZE(PERF_EVENT_IOC_ATTACH_CGROUP))
-		ret = attach_cgroups(fd, arg);
+		ret = attach_cgroups(fd, req, arg);
 	else if (IOC_NOSIZE(req) == IOC_NOSIZE(PERF_EVENT_IOC_READ_CGROUP))
-		ret = read_cgroups(fd, arg);
+		ret = read_cgroups(fd, req, arg);
 	else
 		return real_ioctl(fd, req, arg);
 	if (ret < 0) {

@@ -4,11 +4,17 @@
  * any order, plain or a group's (PERF_FORMAT_GROUP: every counter of the
  * group for each cgroup), and refuses garbage (a wrong count of cgroups or
  * of a group's counters, unknown or repeated ids, a size that is not the
- * reply's) with the exact -errno, leaving the output alone; and, through a
+ * reply's) with the exact -errno, leaving the output alone; through a
  * fake ioctl(), that cgroup_share__read() and cgroup_share__attach() pass
- * the kernel the structs it documents and check its byte count.
+ * the kernel the v5 structs it documents (the size in the ioctl number),
+ * check its byte count, take err_index only where the kernel writes it and
+ * in range, retry a read the kernel found changing (EAGAIN) a bounded
+ * number of times and stop at EINTR; and each refusal's exact message,
+ * naming the cgroup at fault.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,20 +31,25 @@
 /* what perfx stat reads a group with */
 #define GF	(RF | PERF_FORMAT_ID | PERF_FORMAT_GROUP)
 
-/* what the fake kernel does with the next READ_CGROUP calls */
+/* what the fake kernel does with the next READ_CGROUP and ATTACH calls */
 static struct {
 	int batch_errno;		/* the batch call fails with this */
+	int nr_errno;			/* for this many calls (0: every call) */
+	int failed;			/* calls failed with it so far */
 	const __u64 *reply;		/* else: copied to buf */
 	size_t words;
 	int ret;			/* and this is returned */
 	int calls;
 	struct perf_event_cgroup_attach attach;	/* the last ATTACH's */
+	int attach_errno;		/* ATTACH fails with this */
+	__u32 err_index;		/* writing this back */
 } fake;
 
 int ioctl(int fd, unsigned long req, ...);
 
 int ioctl(int fd, unsigned long req, ...)
 {
+	struct perf_event_cgroup_attach *attach;
 	struct perf_event_cgroup_read *arg;
 	va_list ap;
 
@@ -48,16 +59,26 @@ int ioctl(int fd, unsigned long req, ...)
 	va_end(ap);
 	fake.calls++;
 	if (req == PERF_EVENT_IOC_ATTACH_CGROUP) {
-		memcpy(&fake.attach, arg, sizeof(fake.attach));
-		return 0;
+		attach = (struct perf_event_cgroup_attach *)arg;
+		memcpy(&fake.attach, attach, sizeof(fake.attach));
+		if (!fake.attach_errno)
+			return 0;
+		/* the kernel writes err_index back on these only */
+		if (fake.attach_errno == ENODEV || fake.attach_errno == ENOENT ||
+		    fake.attach_errno == EEXIST)
+			attach->err_index = fake.err_index;
+		errno = fake.attach_errno;
+		return -1;
 	}
 	/* only the batch form, of the documented struct, is used */
-	if (req != PERF_EVENT_IOC_READ_CGROUP || arg->size != sizeof(*arg) || arg->flags ||
-	    arg->id) {
+	if (req != PERF_EVENT_IOC_READ_CGROUP || arg->flags || arg->reserved || arg->id) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (fake.batch_errno) {
+	if (fake.batch_errno && (!fake.nr_errno || fake.failed < fake.nr_errno)) {
+		fake.failed++;
+		/* what an EAGAIN call leaves is incomplete: garbage */
+		memset((void *)(uintptr_t)arg->buf, 0x5a, arg->buf_size);
 		errno = fake.batch_errno;
 		return -1;
 	}
@@ -264,16 +285,169 @@ static void test_read(void)
 	fake.batch_errno = 0;
 }
 
+/* -EAGAIN: read again, CGROUP_SHARE_READ_TRIES calls in all; -EINTR: stop */
+static void test_read_retry(void)
+{
+	struct evsel_counts out[3] = { poison, poison, poison };
+	unsigned long calls = 0;
+	char got[256];
+	int err;
+
+	fake.reply = R(3, 11, 1, 2, 3, 22, 4, 5, 6, 33, 7, 8, 9);
+	fake.words = 13;
+	fake.ret = B(13);
+	fake.batch_errno = EAGAIN;
+	fake.nr_errno = 1;
+	fake.failed = 0;
+	err = cgroup_share__read(3, RF, 1, ids, 3, out, &calls);
+	show(out, 3, got, sizeof(got));
+	tap_ok(!err && calls == 2 && !strcmp(got, "1/2/3,4/5/6,7/8/9"),
+	       "EAGAIN once: read again, the second call's counts (got %d, %lu calls, %s)",
+	       err, calls, got);
+
+	out[0] = out[1] = out[2] = poison;
+	calls = 0;
+	fake.nr_errno = CGROUP_SHARE_READ_TRIES - 1;
+	fake.failed = 0;
+	err = cgroup_share__read(3, RF, 1, ids, 3, out, &calls);
+	show(out, 3, got, sizeof(got));
+	tap_ok(!err && calls == CGROUP_SHARE_READ_TRIES && !strcmp(got, "1/2/3,4/5/6,7/8/9"),
+	       "EAGAIN %d times: the last try reads (got %d, %lu calls, %s)",
+	       CGROUP_SHARE_READ_TRIES - 1, err, calls, got);
+
+	out[0] = out[1] = out[2] = poison;
+	calls = 0;
+	fake.nr_errno = 0;
+	err = cgroup_share__read(3, RF, 1, ids, 3, out, &calls);
+	tap_ok(err == -EAGAIN && calls == CGROUP_SHARE_READ_TRIES && untouched(out, 3),
+	       "EAGAIN every time: -EAGAIN after %d calls, output untouched (got %d, %lu)",
+	       CGROUP_SHARE_READ_TRIES, err, calls);
+
+	calls = 0;
+	fake.batch_errno = EINTR;
+	err = cgroup_share__read(3, RF, 1, ids, 3, out, &calls);
+	tap_ok(err == -EINTR && calls == 1 && untouched(out, 3),
+	       "EINTR: no retry, -EINTR (got %d, %lu calls)", err, calls);
+	fake.batch_errno = 0;
+}
+
+/* @what's message is @want */
+static void check_msg(const char *what, const struct cgroup_share_refusal *r, const char *want)
+{
+	char buf[2 * PATH_MAX + 512];
+
+	tap_str_eq(cgroup_share__strerror(r, buf, sizeof(buf)), want, what);
+}
+
+/* each refusal's message, naming the cgroup the kernel blamed */
+static void test_strerror(void)
+{
+	struct cgroup a = { .name = (char *)"A", .path = (char *)"/sys/fs/cgroup/A" };
+	struct cgroup b = { .name = (char *)"B/c", .path = (char *)"/sys/fs/cgroup/B/c" };
+	struct cgroup a2 = { .name = (char *)"/A", .path = (char *)"/sys/fs/cgroup/A" };
+	const char *mnt = "/sys/fs/cgroup";
+	static const char fix[] = "the kernel gave it none; without the cgroup2 fix, cgroups get it once something writes the root's cgroup.subtree_control: enable a controller there (e.g. echo +pids > /sys/fs/cgroup/cgroup.subtree_control)";
+	char want[1024];
+
+	check_msg("ENOTTY: the fallback's words as before",
+		  &(struct cgroup_share_refusal){ .err = -ENOTTY, .nr = 2, .mnt = mnt },
+		  "the running kernel has no PERF_EVENT_IOC_ATTACH_CGROUP (ENOTTY): it needs the shared-cgroup perf series");
+	check_msg("EINVAL: the kernel does not know the request",
+		  &(struct cgroup_share_refusal){ .err = -EINVAL, .nr = 2, .mnt = mnt },
+		  "the kernel does not take perfx's PERF_EVENT_IOC_ATTACH_CGROUP request (EINVAL): it follows another version of the shared-cgroup ABI");
+	check_msg("E2BIG: how many, and the limit",
+		  &(struct cgroup_share_refusal){ .err = -E2BIG, .nr = 65537, .mnt = mnt },
+		  "too many cgroups for one event (E2BIG): 65537, the kernel takes at most 65536");
+	check_msg("EOPNOTSUPP: the event cannot be counted per cgroup",
+		  &(struct cgroup_share_refusal){ .err = -EOPNOTSUPP, .nr = 2, .mnt = mnt },
+		  "the event cannot be counted per cgroup (EOPNOTSUPP): its PMU does not count per task (an uncore or AUX PMU)");
+	snprintf(want, sizeof(want),
+		 "cgroup 'B/c' (/sys/fs/cgroup/B/c) has no perf_event controller state (ENODEV): %s",
+		 fix);
+	check_msg("ENODEV on cgroup2: the cgroup, and what to write where",
+		  &(struct cgroup_share_refusal){ .err = -ENODEV, .nr = 2, .mnt = mnt, .cgrp = &b,
+						  .ctrl = CGROUP_CONTROLLER_V2 }, want);
+	snprintf(want, sizeof(want),
+		 "cgroup 'B/c' (/sys/fs/cgroup/B/c) has no perf_event controller state (ENODEV): %s, or perf_event is bound to cgroup v1 or disabled",
+		 fix);
+	check_msg("ENODEV, /proc/cgroups unread: every cause",
+		  &(struct cgroup_share_refusal){ .err = -ENODEV, .nr = 2, .mnt = mnt, .cgrp = &b,
+						  .ctrl = CGROUP_CONTROLLER_UNKNOWN }, want);
+	check_msg("ENODEV with perf_event on cgroup v1",
+		  &(struct cgroup_share_refusal){ .err = -ENODEV, .nr = 2, .mnt = mnt, .cgrp = &a,
+						  .ctrl = CGROUP_CONTROLLER_V1 },
+		  "cgroup 'A' (/sys/fs/cgroup/A) has no perf_event controller state (ENODEV): the perf_event controller is bound to a cgroup v1 hierarchy: unmount it there to count cgroup2 cgroups");
+	check_msg("ENODEV with perf_event disabled",
+		  &(struct cgroup_share_refusal){ .err = -ENODEV, .nr = 2, .mnt = mnt, .cgrp = &a,
+						  .ctrl = CGROUP_CONTROLLER_DISABLED },
+		  "cgroup 'A' (/sys/fs/cgroup/A) has no perf_event controller state (ENODEV): the perf_event controller is disabled (cgroup_disable=perf_event on the kernel command line)");
+	check_msg("ENOENT: the cgroup that vanished",
+		  &(struct cgroup_share_refusal){ .err = -ENOENT, .nr = 2, .mnt = mnt, .cgrp = &b },
+		  "cgroup 'B/c' (/sys/fs/cgroup/B/c) is gone or not visible here (ENOENT): it was removed after perfx found it, or is outside this cgroup namespace");
+	check_msg("ENOENT without an index in range",
+		  &(struct cgroup_share_refusal){ .err = -ENOENT, .nr = 2, .mnt = mnt },
+		  "a cgroup is gone or not visible here (ENOENT): it was removed after perfx found it, or is outside this cgroup namespace");
+	check_msg("EEXIST: a name given twice",
+		  &(struct cgroup_share_refusal){ .err = -EEXIST, .nr = 2, .mnt = mnt, .cgrp = &a,
+						  .first = &a },
+		  "cgroup 'A' (/sys/fs/cgroup/A) is named twice (EEXIST): name each cgroup once");
+	check_msg("EEXIST: two names of one cgroup",
+		  &(struct cgroup_share_refusal){ .err = -EEXIST, .nr = 2, .mnt = mnt, .cgrp = &a2,
+						  .first = &a },
+		  "cgroup '/A' (/sys/fs/cgroup/A) is named twice (EEXIST): it is cgroup 'A', named before it; name each cgroup once");
+	check_msg("another errno: its name",
+		  &(struct cgroup_share_refusal){ .err = -EIO, .nr = 2, .mnt = mnt },
+		  "the kernel refused to attach the cgroups: Input/output error (EIO)");
+}
+
+/* cgroup_share__attach() with the kernel failing with @err, err_index @at */
+static int attach_fails(int err, __u32 at, int nr, int *idx)
+{
+	int ret;
+
+	fake.attach_errno = err;
+	fake.err_index = at;
+	*idx = 77;
+	ret = cgroup_share__attach(3, ids, nr, idx);
+	fake.attach_errno = 0;
+	return ret;
+}
+
+/* the kernel fails with @err, err_index @at: the index taken is @want */
+static void check_attach(const char *what, int err, __u32 at, int want)
+{
+	int idx, ret = attach_fails(err, at, 3, &idx);
+
+	tap_ok(ret == -err && idx == want, "%s: %d (got %d, %d)", what, want, ret, idx);
+}
+
 static void test_attach(void)
 {
+	int idx = 77;
+
 	fake.calls = 0;
-	tap_ok(!cgroup_share__attach(3, ids, 3) && fake.calls == 1 &&
-	       fake.attach.size == PERF_CGROUP_ATTACH_SIZE_VER0 && !fake.attach.flags &&
-	       fake.attach.nr == 3 && !fake.attach.reserved &&
-	       fake.attach.ids == (uintptr_t)ids,
-	       "an attach passes { size, 0, nr, 0, ids } in one call");
-	tap_ok(cgroup_share__attach(3, ids, -1) == -EINVAL && fake.calls == 1,
+	tap_ok(!cgroup_share__attach(3, ids, 3, &idx) && fake.calls == 1 && idx == -1 &&
+	       !fake.attach.flags && fake.attach.nr == 3 && !fake.attach.reserved &&
+	       !fake.attach.err_index && fake.attach.ids == (uintptr_t)ids,
+	       "an attach passes { 0, nr, ids, 0, 0 } in one call; no index blamed");
+	tap_ok(_IOC_SIZE(PERF_EVENT_IOC_ATTACH_CGROUP) == PERF_CGROUP_ATTACH_SIZE_VER0 &&
+	       sizeof(struct perf_event_cgroup_attach) == 24 &&
+	       _IOC_DIR(PERF_EVENT_IOC_ATTACH_CGROUP) == (_IOC_READ | _IOC_WRITE) &&
+	       _IOC_SIZE(PERF_EVENT_IOC_READ_CGROUP) == PERF_CGROUP_READ_SIZE_VER0 &&
+	       sizeof(struct perf_event_cgroup_read) == 32,
+	       "the structs are v5's (24, 32 bytes), their size in the _IOWR numbers");
+	tap_ok(cgroup_share__attach(3, ids, -1, &idx) == -EINVAL && fake.calls == 1 && idx == -1,
 	       "a negative cgroup count is -EINVAL, without a call");
+	check_attach("ENODEV: the kernel's err_index", ENODEV, 2, 2);
+	check_attach("ENOENT: the kernel's err_index 0", ENOENT, 0, 0);
+	check_attach("EEXIST: the kernel's err_index", EEXIST, 1, 1);
+	check_attach("an err_index past the ids is not taken", EEXIST, 3, -1);
+	check_attach("nor is an err_index of 2^32 - 1", ENOENT, ~0U, -1);
+	tap_ok(attach_fails(EOPNOTSUPP, 1, 3, &idx) == -EOPNOTSUPP && idx == -1 &&
+	       attach_fails(E2BIG, 1, 3, &idx) == -E2BIG && idx == -1 &&
+	       attach_fails(EINVAL, 1, 3, &idx) == -EINVAL && idx == -1 &&
+	       attach_fails(ENOTTY, 1, 3, &idx) == -ENOTTY && idx == -1,
+	       "EOPNOTSUPP, E2BIG, EINVAL and ENOTTY blame no cgroup");
 }
 
 static void test_read_group(void)
@@ -349,14 +523,68 @@ static void fuzz(void)
 	       ok, bad);
 }
 
+/*
+ * random refusals: the attach takes the kernel's err_index only for
+ * ENODEV, ENOENT and EEXIST and only in range, and the message of any of
+ * them names the cgroup it blamed, or "a cgroup"
+ */
+static void fuzz_attach(void)
+{
+	static const int errs[] = { ENODEV, ENOENT, EEXIST, EOPNOTSUPP, E2BIG, EINVAL, ENOTTY,
+				    EFAULT, ENOMEM, EIO };
+	struct cgroup cg[3] = {
+		{ .name = (char *)"x", .path = (char *)"/m/x" },
+		{ .name = (char *)"y", .path = (char *)"/m/y" },
+		{ .name = (char *)"z", .path = (char *)"/m/z" },
+	};
+	unsigned int x = 4242;
+	int i, bad = 0;
+
+	for (i = 0; i < 3000; i++) {
+		char buf[2 * PATH_MAX + 512], name[64];
+		struct cgroup_share_refusal r = { .mnt = "/m" };
+		int err, idx, want, nr = i % 4, named;
+		__u32 at;
+
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		err = errs[x % ARRAY_SIZE(errs)];
+		at = x % 3 ? (x >> 4) % 5 : x;
+		r.err = attach_fails(err, at, nr, &idx);
+		named = err == ENODEV || err == ENOENT || err == EEXIST;
+		want = named && at < (__u32)nr ? (int)at : -1;
+		r.nr = nr;
+		r.cgrp = idx >= 0 ? &cg[idx] : NULL;
+		r.first = idx > 0 ? &cg[0] : NULL;
+		r.ctrl = x % 4;
+		cgroup_share__strerror(&r, buf, sizeof(buf));
+		snprintf(name, sizeof(name), "cgroup '%s' (%s)", idx >= 0 ? cg[idx].name : "",
+			 idx >= 0 ? cg[idx].path : "");
+		if (r.err != -err || idx != want ||
+		    (named && !strstr(buf, idx >= 0 ? name : "a cgroup ")) ||
+		    !strstr(buf, strerrorname_np(err))) {
+			if (!bad)
+				printf("#   errno %d at %u of %d: %d, '%s'\n", err, at, nr, idx,
+				       buf);
+			bad++;
+		}
+	}
+	tap_ok(!bad, "3000 random refusals: err_index taken only in range for ENODEV/ENOENT/EEXIST, the message names it and the errno, %d wrong",
+	       bad);
+}
+
 int main(void)
 {
 	tap_start("cgroup-share");
 	test_parse();
 	test_parse_group();
 	test_read();
+	test_read_retry();
 	test_read_group();
 	test_attach();
+	test_strerror();
 	fuzz();
+	fuzz_attach();
 	return tap_done();
 }

@@ -76,16 +76,21 @@ static int ioctl_err(int fd, unsigned long req, void *arg)
 	return ret < 0 ? -errno : ret;
 }
 
+/* the kernel's err_index of the last attach() (~0 where it wrote none) */
+static __u32 err_index;
+
 /* ATTACH_CGROUP of the @nr @ids to @fd: 0 or -errno */
 static int attach(int fd, const __u64 *ids, __u32 nr)
 {
 	struct perf_event_cgroup_attach arg = {
-		.size = sizeof(arg),
 		.nr = nr,
 		.ids = (uintptr_t)ids,
+		.err_index = ~0U,
 	};
+	int ret = ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &arg);
 
-	return ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &arg);
+	err_index = arg.err_index;
+	return ret;
 }
 
 /*
@@ -95,7 +100,6 @@ static int attach(int fd, const __u64 *ids, __u32 nr)
 static int read_cgroup(int fd, __u64 id, __u64 *buf, __u64 size, __u64 *need)
 {
 	struct perf_event_cgroup_read arg = {
-		.size = sizeof(arg),
 		.id = id,
 		.buf = (uintptr_t)buf,
 		.buf_size = size,
@@ -194,87 +198,117 @@ static void test_cgroups(int fda, int fdb, __u64 ida, __u64 idb)
 	close(fd);
 }
 
+/* the ioctl @req with the struct of @size bytes its number encodes */
+#define IOC_SIZED(req, size) \
+	(((req) & ~(unsigned long)(_IOC_SIZEMASK << _IOC_SIZESHIFT)) | \
+	 ((unsigned long)(size) << _IOC_SIZESHIFT))
+
 /*
- * The extensible structs' rules on @fd, which has @id attached: a size
- * below the first version, a flag or a reserved field is EINVAL, a larger
- * struct whose tail is zero works and one whose tail is not is E2BIG
+ * The extensible structs' rules on @fd, which has @id attached: the size
+ * is the ioctl number's; a size below the first version, a flag, a
+ * reserved field or a non-zero byte past the struct is EINVAL, a larger
+ * struct whose tail is zero works
  */
 static void test_ext_arg(int fd, __u64 id)
 {
 	struct {
 		struct perf_event_cgroup_attach a;
 		__u64 tail;
-	} attach = { { .size = sizeof(attach), .nr = 1, .ids = (uintptr_t)&id } };
+	} attach = { { .nr = 1, .ids = (uintptr_t)&id } };
 	__u64 buf[3];
 	struct {
 		struct perf_event_cgroup_read r;
 		__u64 tail;
-	} read = { { .size = sizeof(read), .id = id, .buf = (uintptr_t)buf,
-		     .buf_size = sizeof(buf) } };
+	} read = { { .id = id, .buf = (uintptr_t)buf, .buf_size = sizeof(buf) } };
+	unsigned long big_attach = IOC_SIZED(PERF_EVENT_IOC_ATTACH_CGROUP, sizeof(attach));
+	unsigned long big_read = IOC_SIZED(PERF_EVENT_IOC_READ_CGROUP, sizeof(read));
 
-	tap_ok(!ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &attach) &&
-	       ioctl_err(fd, PERF_EVENT_IOC_READ_CGROUP, &read) == 3 * 8,
+	tap_ok(_IOC_SIZE(PERF_EVENT_IOC_ATTACH_CGROUP) == PERF_CGROUP_ATTACH_SIZE_VER0 &&
+	       _IOC_SIZE(PERF_EVENT_IOC_READ_CGROUP) == PERF_CGROUP_READ_SIZE_VER0 &&
+	       _IOC_DIR(PERF_EVENT_IOC_ATTACH_CGROUP) == (_IOC_READ | _IOC_WRITE) &&
+	       _IOC_DIR(PERF_EVENT_IOC_READ_CGROUP) == (_IOC_READ | _IOC_WRITE),
+	       "both ioctls are _IOWR of their first version's size (24, 32)");
+	tap_ok(!ioctl_err(fd, big_attach, &attach) && ioctl_err(fd, big_read, &read) == 3 * 8,
 	       "larger structs with a zero tail are taken");
 	attach.tail = read.tail = 1;
-	tap_ok(ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &attach) == -E2BIG &&
-	       ioctl_err(fd, PERF_EVENT_IOC_READ_CGROUP, &read) == -E2BIG,
-	       "larger structs with a non-zero tail: E2BIG");
+	tap_ok(ioctl_err(fd, big_attach, &attach) == -EINVAL &&
+	       ioctl_err(fd, big_read, &read) == -EINVAL,
+	       "larger structs with a non-zero tail: EINVAL");
 	attach.tail = read.tail = 0;
-	attach.a.size = PERF_CGROUP_ATTACH_SIZE_VER0 - 1;
-	read.r.size = PERF_CGROUP_READ_SIZE_VER0 - 1;
-	tap_ok(ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &attach) == -EINVAL &&
-	       ioctl_err(fd, PERF_EVENT_IOC_READ_CGROUP, &read) == -EINVAL,
+	tap_ok(ioctl_err(fd, IOC_SIZED(PERF_EVENT_IOC_ATTACH_CGROUP,
+				       PERF_CGROUP_ATTACH_SIZE_VER0 - 1), &attach) == -EINVAL &&
+	       ioctl_err(fd, IOC_SIZED(PERF_EVENT_IOC_READ_CGROUP,
+				       PERF_CGROUP_READ_SIZE_VER0 - 1), &read) == -EINVAL,
 	       "structs below their first version: EINVAL");
-	attach.a.size = sizeof(attach.a);
-	read.r.size = sizeof(read.r);
 	attach.a.flags = read.r.flags = 1U << 31;
 	tap_ok(ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &attach) == -EINVAL &&
 	       ioctl_err(fd, PERF_EVENT_IOC_READ_CGROUP, &read) == -EINVAL,
 	       "an unknown flag: EINVAL");
-	attach.a.flags = 0;
-	attach.a.reserved = 1;
-	tap_ok(ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &attach) == -EINVAL,
+	attach.a.flags = read.r.flags = 0;
+	attach.a.reserved = read.r.reserved = 1;
+	tap_ok(ioctl_err(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &attach) == -EINVAL &&
+	       ioctl_err(fd, PERF_EVENT_IOC_READ_CGROUP, &read) == -EINVAL,
 	       "a non-zero reserved field: EINVAL");
+	tap_ok(ioctl_err(fd, _IOW('$', 12, struct perf_event_cgroup_attach), &attach) == -ENOTTY,
+	       "the v4 number (_IOW) is not the attach: ENOTTY");
+}
+
+/* ATTACH_CGROUP of @ids to @fd fails with @want, blaming ids[@at] */
+static void check_refusal(int fd, const __u64 *ids, __u32 nr, int want, __u32 at,
+			  const char *what)
+{
+	int ret = attach(fd, ids, nr);
+
+	tap_ok(ret == want && err_index == at, "%s (got %d, err_index %u)", what, ret, err_index);
 }
 
 /* ATTACH_CGROUP's refusals, in the order the kernel checks */
 static void test_attach(int fda, __u64 ida, __u64 idb)
 {
 	__u64 *many = calloc(65537, sizeof(*many)), ids[] = { ida, idb }, buf[8], need;
+	__u64 bogus = ~0ULL >> 1;
 	int fd = open_event(PERF_COUNT_SW_TASK_CLOCK, -1, 0, -1, 0, sampling);
 	int lead, member, err;
 
 	tap_ok(many && attach(fd, many, 65537) == -E2BIG,
 	       "more than 65536 ids: E2BIG, checked first");
-	tap_ok(attach(fd, (__u64[]){ ~0ULL >> 1 }, 1) == -ENOENT,
-	       "an id naming no cgroup: ENOENT, checked before the event");
-	tap_ok(attach(fd, ids, 2) == -EINVAL, "a sampling event: EINVAL");
+	tap_ok(many && attach(fd, many, 65536) == -EOPNOTSUPP,
+	       "65536 bogus ids on a sampling event: EOPNOTSUPP, checked before any id");
+	tap_ok(attach(fd, ids, 2) == -EOPNOTSUPP, "a sampling event: EOPNOTSUPP");
 	close(fd);
 	free(many);
 
 	fd = open_event(PERF_COUNT_SW_TASK_CLOCK, -1, 0, -1, 0, freq);
-	tap_ok(attach(fd, ids, 2) == -EINVAL, "an event with a sample frequency: EINVAL");
+	tap_ok(attach(fd, ids, 2) == -EOPNOTSUPP, "an event with a sample frequency: EOPNOTSUPP");
 	close(fd);
 	fd = open_event(PERF_COUNT_SW_TASK_CLOCK, -1, 0, -1, 0, inherit);
 	tap_ok(attach(fd, ids, 2) == 0, "an inherited event is taken, as by the v4 kernel");
 	close(fd);
 	fd = open_event(PERF_COUNT_SW_TASK_CLOCK, 0, 0, -1, 0, NULL);
-	tap_ok(attach(fd, ids, 2) == -EINVAL, "a task's event on a CPU: EINVAL");
+	tap_ok(attach(fd, ids, 2) == -EOPNOTSUPP, "a task's event on a CPU: EOPNOTSUPP");
+	tap_ok(attach(fd, NULL, 0) == 0, "no ids on a task's event: nothing to detach, 0");
 	close(fd);
 	fd = open_event(PERF_COUNT_SW_TASK_CLOCK, 0, -1, -1, 0, NULL);
-	tap_ok(attach(fd, ids, 2) == -EINVAL, "a task's event on any CPU: EINVAL");
+	tap_ok(attach(fd, ids, 2) == -EOPNOTSUPP, "a task's event on any CPU: EOPNOTSUPP");
 	close(fd);
 	fd = open_event(PERF_COUNT_SW_TASK_CLOCK, fda, 0, -1, PERF_FLAG_PID_CGROUP, NULL);
-	tap_ok(attach(fd, ids, 2) == -EINVAL, "a cgroup event: EINVAL");
+	tap_ok(attach(fd, ids, 2) == -EOPNOTSUPP, "a cgroup event: EOPNOTSUPP");
 	close(fd);
 
 	lead = open_event(PERF_COUNT_SW_TASK_CLOCK, -1, 0, -1, 0, NULL);
 	member = open_event(PERF_COUNT_SW_CONTEXT_SWITCHES, -1, 0, lead, 0, NULL);
-	tap_ok(attach(member, ids, 2) == -EINVAL, "through a group member: EINVAL");
-	tap_ok(attach(lead, (__u64[]){ ida, idb, ida }, 3) == -EINVAL, "an id twice: EINVAL");
+	tap_ok(attach(member, ids, 2) == -EOPNOTSUPP, "through a group member: EOPNOTSUPP");
+	check_refusal(lead, (__u64[]){ bogus }, 1, -ENOENT, 0,
+		      "an id naming no cgroup: ENOENT, err_index 0");
+	check_refusal(lead, (__u64[]){ ida, bogus, idb }, 3, -ENOENT, 1,
+		      "the second of three ids naming no cgroup: ENOENT, err_index 1");
+	check_refusal(lead, (__u64[]){ ida, idb, ida }, 3, -EEXIST, 2,
+		      "an id twice: EEXIST, err_index the second");
+	check_refusal(lead, (__u64[]){ idb, idb, bogus }, 3, -EEXIST, 1,
+		      "an id twice before a bogus one: EEXIST at 1, ids checked in order");
 	err = attach(lead, ids, 2);
-	tap_ok(!err && read_cgroup(member, idb, buf, sizeof(buf), NULL) == 3 * 8,
-	       "through the leader: the member counts for the cgroups too");
+	tap_ok(!err && err_index == ~0U && read_cgroup(member, idb, buf, sizeof(buf), NULL) == 3 * 8,
+	       "through the leader: the member counts for the cgroups too, err_index untouched");
 	tap_ok(!attach(lead, ids, 1) && read_cgroup(lead, idb, buf, sizeof(buf), NULL) == -ENOENT,
 	       "READ_CGROUP of a cgroup no longer attached: ENOENT");
 	tap_ok(read_cgroup(lead, ida, buf, 2 * 8, &need) == -ENOSPC && need == 3 * 8,
@@ -287,9 +321,42 @@ static void test_attach(int fda, __u64 ida, __u64 idb)
 
 	lead = open_event(PERF_COUNT_SW_TASK_CLOCK, -1, 0, -1, 0, NULL);
 	member = open_event(PERF_COUNT_SW_CONTEXT_SWITCHES, -1, 0, lead, 0, sampling);
-	tap_ok(attach(lead, ids, 2) == -EINVAL, "a group with a sampling member: EINVAL");
+	tap_ok(attach(lead, ids, 2) == -EOPNOTSUPP, "a group with a sampling member: EOPNOTSUPP");
 	close(member);
 	close(lead);
+}
+
+/*
+ * FAKECOUNT_SHARE_NODEV=@nodev_rel (cgroup @idb): ENODEV at its index, after
+ * the ENOENT of an id before it; FAKECOUNT_SHARE_EAGAIN=1: the first read
+ * fails with EAGAIN, the next reads what it would have
+ */
+static void test_nodev_eagain(int fda, const char *nodev_rel, __u64 ida, __u64 idb)
+{
+	__u64 bogus = ~0ULL >> 1, buf[1 + 2 * 4], a = cgroup_count(fda);
+	int fd = open_event(PERF_COUNT_SW_TASK_CLOCK, -1, 0, -1, 0, NULL), ret;
+
+	setenv("FAKECOUNT_SHARE_NODEV", nodev_rel, 1);
+	check_refusal(fd, (__u64[]){ ida, idb }, 2, -ENODEV, 1,
+		      "a cgroup without perf_event state: ENODEV, err_index 1");
+	check_refusal(fd, (__u64[]){ bogus, idb }, 2, -ENOENT, 0,
+		      "ids checked in order: ENOENT at 0 before ENODEV at 1");
+	check_refusal(fd, (__u64[]){ idb, ida, ida }, 3, -ENODEV, 0,
+		      "ENODEV at 0 before EEXIST at 2");
+	unsetenv("FAKECOUNT_SHARE_NODEV");
+
+	setenv("FAKECOUNT_SHARE_EAGAIN", "1", 1);
+	close(fd);
+	fd = open_event(PERF_COUNT_SW_TASK_CLOCK, -1, 0, -1, 0, NULL);
+	tap_ok(!attach(fd, (__u64[]){ ida }, 1) &&
+	       read_cgroup(fd, 0, buf, sizeof(buf), NULL) == -EAGAIN && buf[0] != 1,
+	       "FAKECOUNT_SHARE_EAGAIN=1: the first READ_CGROUP fails with EAGAIN");
+	ret = read_cgroup(fd, 0, buf, sizeof(buf), NULL);
+	tap_ok(ret == 5 * 8 && buf[0] == 1 && buf[1] == ida && buf[2] == a,
+	       "the next reads the first read's counts: %llu, want %llu",
+	       (unsigned long long)buf[2], (unsigned long long)a);
+	unsetenv("FAKECOUNT_SHARE_EAGAIN");
+	close(fd);
 }
 
 /* with the cgroups @name-A and @name-B under the cgroup2 mount */
@@ -314,6 +381,7 @@ static void test_with_cgroups(void)
 	}
 	test_cgroups(fda, fdb, ida, idb);
 	test_attach(fda, ida, idb);
+	test_nodev_eagain(fda, strrchr(b, '/') + 1, ida, idb);
 out:
 	if (fda >= 0)
 		close(fda);

@@ -21,7 +21,10 @@
 #  4. shared mode reads a group with one READ_CGROUP per CPU through its
 #     leader (the -v report's syscall count);
 #  5. a tracepoint counts in shared mode (no sample period is attached to
-#     counting events, so the kernel takes it): B's sleeper switches.
+#     counting events, so the kernel takes it): B's sleeper switches;
+#  6. the v5 ABI's err_index: a cgroup named twice ('A' and '/A') is
+#     refused with EEXIST, and perfx's message names the second name (the
+#     kernel's err_index 1) and the first.
 # Everything that needs the ioctls SKIPs when the kernel lacks them.
 # Ends with "perfx-guest: N passed, N failed, N skipped"; non-zero on failure.
 set -uo pipefail
@@ -37,7 +40,8 @@ A's counts
 B's counts
 shared matches per-cgroup
 a group reads in one READ_CGROUP
-a tracepoint in shared mode"
+a tracepoint in shared mode
+a cgroup named twice: EEXIST at err_index 1"
 SUITE=perfx-guest
 A=perfx-guest-A
 B=perfx-guest-B
@@ -107,3 +111,11 @@ sed 's/^/#   tracepoint: /' "$work/tp"
 check "a tracepoint in shared mode: exit $trc, B's sched_switch ${tp_b:-?} (> 10)" \
 	"[ $trc -eq 0 ] && grep -q 'shared mode, $((ncpus * 2)) counting fds' '$work/tp' &&
 	 awk -v b='$tp_b' 'BEGIN { exit !(b > 10) }'"
+
+# the kernel writes err_index back: perfx names the cgroup it blamed
+"$PERFX" stat -a --cgroup-mode shared --for-each-cgroup "$A,/$A" -e task-clock true \
+	> /dev/null 2> "$work/dup"
+drc=$?
+sed 's/^/#   dup: /' "$work/dup"
+check "a cgroup named twice: EEXIST at err_index 1 (exit $drc)" \
+	"[ $drc -eq 1 ] && grep -qxF \"perfx: --cgroup-mode=shared: event 'task-clock': cgroup '/$A' ($mnt/$A) is named twice (EEXIST): it is cgroup '$A', named before it; name each cgroup once\" '$work/dup'"
