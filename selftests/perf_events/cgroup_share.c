@@ -341,7 +341,7 @@ TEST_F(share, migration_split)
 /*
  * A group read through the leader: nr, the leader's times, then each
  * member's value and id, per cgroup; members are attached with the leader
- * and a member cannot be attached by itself.
+ * and a member cannot be attached by itself (-EOPNOTSUPP).
  */
 TEST_F(share, group_read)
 {
@@ -358,7 +358,7 @@ TEST_F(share, group_read)
 	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ID, &lid));
 	ASSERT_EQ(0, ioctl(sibling, PERF_EVENT_IOC_ID, &sid));
 
-	EXPECT_EQ(-EINVAL, cgs_attach(sibling, ids, 2));
+	EXPECT_EQ(-EOPNOTSUPP, cgs_attach(sibling, ids, 2));
 	ASSERT_EQ(0, cgs_attach(leader, ids, 2));
 	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 50 * MS));
 
@@ -436,9 +436,9 @@ TEST_F(share, single_and_batch_read)
 }
 
 /*
- * A batch read of a group with every read_format flag, 12 members (more
- * values per cgroup than the kernel copies per hold of its lock) and 40
- * cgroups: every value equals the single read of that cgroup, which has
+ * A batch read of a group with every read_format flag, 12 members (39
+ * values a cgroup, more than the 32 the kernel otherwise copies per hold
+ * of its lock) and 40 cgroups: every value equals the single read of that cgroup, which has
  * the group's layout: nr, the leader's times, then each member's value,
  * id and lost; only the cgroups that ran a task count.
  */
@@ -828,47 +828,57 @@ TEST_F(share, many_cgroups)
 	free(ids);
 }
 
-/* ATTACH_CGROUP of @arg, in a struct of @size bytes whose tail is @tail */
+/* the largest struct size the tests pass: the ioctl number holds 14 bits */
+#define EXT_MAX		(4096 + 64)
+
+/*
+ * ATTACH_CGROUP of @arg in a struct of @size bytes, the size the ioctl
+ * number encodes (as a later header's would), whose bytes beyond @arg are
+ * 0 but the one at offset @dirty, if not 0
+ */
 static int attach_sized(int fd, struct perf_event_cgroup_attach arg,
-			__u32 size, __u8 tail)
+			__u32 size, __u32 dirty)
 {
-	struct {
+	static union {
 		struct perf_event_cgroup_attach arg;
-		__u8 tail[64];
+		__u8 bytes[EXT_MAX];
 	} big;
 
-	memset(&big, tail, sizeof(big));
+	memset(&big, 0, sizeof(big));
 	big.arg = arg;
-	big.arg.size = size;
-	/* the number encodes the caller's size, as a later header's would */
-	return cgs_ioctl(fd, _IOW('$', 12, big), &big);
+	if (dirty)
+		big.bytes[dirty] = 0xff;
+	return cgs_ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, '$', 12, size), &big);
 }
 
-/* READ_CGROUP of @arg, in a struct of @size bytes whose tail is @tail */
+/* READ_CGROUP of @arg, likewise */
 static int read_sized(int fd, struct perf_event_cgroup_read arg, __u32 size,
-		      __u8 tail)
+		      __u32 dirty)
 {
-	struct {
+	static union {
 		struct perf_event_cgroup_read arg;
-		__u8 tail[64];
+		__u8 bytes[EXT_MAX];
 	} big;
 
-	memset(&big, tail, sizeof(big));
+	memset(&big, 0, sizeof(big));
 	big.arg = arg;
-	big.arg.size = size;
-	return cgs_ioctl(fd, _IOWR('$', 13, big), &big);
+	if (dirty)
+		big.bytes[dirty] = 0xff;
+	return cgs_ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, '$', 13, size), &big);
 }
 
 /*
  * Every ATTACH error leaves the attached set as it was: an unknown id and
- * a removed cgroup's id (-ENOENT), a duplicate (-EINVAL), a bad pointer
- * to the struct or to the ids (-EFAULT), more than the limit (-E2BIG).
+ * a removed cgroup's id (-ENOENT), a duplicate (-EEXIST), each with the
+ * index of the id at fault written back; a bad pointer to the struct or
+ * to the ids (-EFAULT), more than the limit (-E2BIG).
  */
 TEST_F(share, attach_errors)
 {
 	__u64 ids[] = { self->a_id, self->b_id }, got[4], gone;
-	struct perf_event_cgroup_attach arg = { .size = sizeof(arg) };
+	struct perf_event_cgroup_attach arg = { 0 };
 	char path[PATH_MAX], *map;
+	__u32 err_index;
 	__u64 *unmapped;
 	long page;
 
@@ -878,10 +888,15 @@ TEST_F(share, attach_errors)
 
 	ASSERT_EQ(0, cgs_attach(self->fd, ids, 2));
 
-	EXPECT_EQ(-ENOENT, cgs_attach(self->fd, (__u64[]){ self->c_id, ~0ULL >> 1 }, 2));
-	EXPECT_EQ(-ENOENT, cgs_attach(self->fd, (__u64[]){ gone }, 1));
-	EXPECT_EQ(-EINVAL, cgs_attach(self->fd,
-				      (__u64[]){ self->c_id, self->a_id, self->c_id }, 3));
+	EXPECT_EQ(-ENOENT, cgs_attach_err(self->fd, (__u64[]){ self->c_id, ~0ULL >> 1 },
+					  2, &err_index));
+	EXPECT_EQ(1U, err_index);
+	EXPECT_EQ(-ENOENT, cgs_attach_err(self->fd, (__u64[]){ gone }, 1, &err_index));
+	EXPECT_EQ(0U, err_index);
+	EXPECT_EQ(-EEXIST, cgs_attach_err(self->fd,
+					  (__u64[]){ self->c_id, self->a_id, self->c_id },
+					  3, &err_index));
+	EXPECT_EQ(2U, err_index);
 	EXPECT_EQ(-EFAULT, cgs_ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP, (void *)8));
 	/* one id readable, the next ones in an unmapped page */
 	page = sysconf(_SC_PAGESIZE);
@@ -909,7 +924,7 @@ TEST_F(share, attach_errors)
  */
 TEST_F(share, read_errors)
 {
-	struct perf_event_cgroup_read arg = { .size = sizeof(arg) };
+	struct perf_event_cgroup_read arg = { 0 };
 	__u64 buf[8];
 
 	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
@@ -941,11 +956,10 @@ TEST_F(share, read_errors)
 TEST_F(share, ext_arg_unknown_flag)
 {
 	struct perf_event_cgroup_attach attach = {
-		.size = sizeof(attach),
 		.nr = 1,
 		.ids = (uintptr_t)&self->b_id,
 	};
-	struct perf_event_cgroup_read read = { .size = sizeof(read) };
+	struct perf_event_cgroup_read read = { 0 };
 	__u64 got[2];
 	int bit;
 
@@ -965,22 +979,28 @@ TEST_F(share, ext_arg_unknown_flag)
 	EXPECT_EQ(self->a_id, got[0]);
 }
 
-/* A non-zero reserved field of ATTACH is -EINVAL, and the set stays. */
+/* A non-zero reserved field of either struct is -EINVAL, and the set stays. */
 TEST_F(share, ext_arg_reserved_nonzero)
 {
 	struct perf_event_cgroup_attach attach = {
-		.size = sizeof(attach),
 		.nr = 1,
 		.ids = (uintptr_t)&self->b_id,
 	};
+	struct perf_event_cgroup_read read = { 0 };
 	__u64 got[2];
 	int bit;
 
 	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	read.id = self->a_id;
+	read.buf = (uintptr_t)got;
+	read.buf_size = sizeof(got);
 	for (bit = 0; bit < 32; bit++) {
 		attach.reserved = 1U << bit;
+		read.reserved = 1U << bit;
 		EXPECT_EQ(-EINVAL, cgs_ioctl(self->fd, PERF_EVENT_IOC_ATTACH_CGROUP,
 					     &attach));
+		EXPECT_EQ(-EINVAL, cgs_ioctl(self->fd, PERF_EVENT_IOC_READ_CGROUP,
+					     &read));
 	}
 	ASSERT_EQ(1, attached_ids(self->fd, got, 2));
 	EXPECT_EQ(self->a_id, got[0]);
@@ -1018,9 +1038,10 @@ TEST_F(share, ext_arg_larger_zero_tail)
 }
 
 /*
- * A larger struct whose unknown tail is not zero asks for something this
- * kernel does not have: -E2BIG, for any byte of the tail, and nothing
- * changes; beyond a page it is -E2BIG whatever the tail.
+ * A larger struct (the size in the ioctl number) whose unknown tail is not
+ * zero asks for something this kernel does not have: -EINVAL, for any
+ * byte of the tail, the last one included, and nothing changes.  The same
+ * byte beyond the size is not looked at.
  */
 TEST_F(share, ext_arg_larger_nonzero_tail)
 {
@@ -1029,25 +1050,36 @@ TEST_F(share, ext_arg_larger_nonzero_tail)
 		.ids = (uintptr_t)&self->b_id,
 	};
 	struct perf_event_cgroup_read read = { .id = 0 };
-	__u64 got[3] = { 0 }, page = sysconf(_SC_PAGESIZE);
-	int extra;
+	__u64 got[3] = { 0 };
+	__u32 extra, at;
 
 	ASSERT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
 	read.buf = (uintptr_t)got;
 	read.buf_size = sizeof(got);
 	for (extra = 1; extra <= 64; extra++) {
-		EXPECT_EQ(-E2BIG, attach_sized(self->fd, attach,
-					       sizeof(attach) + extra, 0xff));
-		EXPECT_EQ(-E2BIG, read_sized(self->fd, read,
-					     sizeof(read) + extra, 0xff));
+		for (at = 0; at < extra; at++) {
+			EXPECT_EQ(-EINVAL, attach_sized(self->fd, attach,
+							sizeof(attach) + extra,
+							sizeof(attach) + at));
+			EXPECT_EQ(-EINVAL, read_sized(self->fd, read,
+						      sizeof(read) + extra,
+						      sizeof(read) + at));
+		}
 	}
-	EXPECT_EQ(-E2BIG, attach_sized(self->fd, attach, page + 1, 0));
-	EXPECT_EQ(-E2BIG, read_sized(self->fd, read, page + 1, 0));
 	ASSERT_EQ(1, attached_ids(self->fd, got, 1));
 	EXPECT_EQ(self->a_id, got[0]);
+	/* a dirty byte just past the size the number encodes */
+	EXPECT_EQ(24, read_sized(self->fd, read, sizeof(read) + 8, sizeof(read) + 8));
+	EXPECT_EQ(0, attach_sized(self->fd, attach, sizeof(attach) + 8,
+				  sizeof(attach) + 8));
+	ASSERT_EQ(1, attached_ids(self->fd, got, 1));
+	EXPECT_EQ(self->b_id, got[0]);
 }
 
-/* A size below the first version of the struct is -EINVAL. */
+/*
+ * A size below the first version of the struct, in the ioctl number, is
+ * -EINVAL, down to 0.
+ */
 TEST_F(share, ext_arg_too_small)
 {
 	struct perf_event_cgroup_attach attach = {
@@ -1071,8 +1103,8 @@ TEST_F(share, ext_arg_too_small)
 
 /*
  * Only CPU-wide counting events qualify: a sampling event, a per-task
- * event and a cgroup event get -EINVAL.  A detach and a batch read of a
- * per-task event, which has no CPU, find nothing: 0 and { nr = 0 }.
+ * event and a cgroup event get -EOPNOTSUPP.  A detach and a batch read of
+ * a per-task event, which has no CPU, find nothing: 0 and { nr = 0 }.
  */
 TEST_F(share, event_must_qualify)
 {
@@ -1087,13 +1119,13 @@ TEST_F(share, event_must_qualify)
 	attr.sample_period = 100000;
 	fd = cgs_perf_open(&attr, -1, CPU, -1, 0);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(-EINVAL, cgs_attach(fd, &self->a_id, 1));
+	EXPECT_EQ(-EOPNOTSUPP, cgs_attach(fd, &self->a_id, 1));
 	close(fd);
 
 	attr.sample_period = 0;
 	fd = cgs_perf_open(&attr, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(-EINVAL, cgs_attach(fd, &self->a_id, 1));
+	EXPECT_EQ(-EOPNOTSUPP, cgs_attach(fd, &self->a_id, 1));
 	/* an event of no CPU has nothing to detach or read (found by the fuzzer) */
 	EXPECT_EQ(0, cgs_attach(fd, NULL, 0));
 	EXPECT_EQ(8, cgs_read(fd, 0, &nr, 1));
@@ -1105,7 +1137,7 @@ TEST_F(share, event_must_qualify)
 	ASSERT_LE(0, cgfd);
 	fd = cgs_perf_open(&attr, cgfd, CPU, -1, PERF_FLAG_PID_CGROUP);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(-EINVAL, cgs_attach(fd, &self->a_id, 1));
+	EXPECT_EQ(-EOPNOTSUPP, cgs_attach(fd, &self->a_id, 1));
 	close(fd);
 	close(cgfd);
 }
@@ -1117,6 +1149,7 @@ TEST_F(share, event_must_qualify)
 TEST_F(share, rmdir_then_read_and_close)
 {
 	__u64 ids[] = { self->a1_id, self->b_id };
+	__u32 err_index;
 	long long before;
 	__u64 v;
 
@@ -1127,7 +1160,8 @@ TEST_F(share, rmdir_then_read_and_close)
 	ASSERT_EQ(0, rmdir(self->a1));
 	EXPECT_EQ(before, cgs_count(self->fd, self->a1_id));
 	/* re-attaching a set with the removed id fails and changes nothing */
-	EXPECT_EQ(-ENOENT, cgs_attach(self->fd, ids, 2));
+	EXPECT_EQ(-ENOENT, cgs_attach_err(self->fd, ids, 2, &err_index));
+	EXPECT_EQ(0U, err_index);
 	EXPECT_EQ(before, cgs_count(self->fd, self->a1_id));
 	/* dropping it works */
 	EXPECT_EQ(0, cgs_attach(self->fd, &self->b_id, 1));
@@ -1148,7 +1182,7 @@ TEST_F(share, close_after_rmdir)
 
 /*
  * A task in a cgroup namespace rooted at A can attach A and its
- * descendants but not B, which it cannot see (-ENOENT).
+ * descendants but not B, which it cannot see (-ENOENT, err_index at B).
  */
 TEST_F(share, cgroup_namespace_visibility)
 {
@@ -1159,12 +1193,15 @@ TEST_F(share, cgroup_namespace_visibility)
 	ASSERT_LE(0, cgfd);
 	pid = cgs_fork_into(cgfd);
 	if (!pid) {
+		__u32 i0 = 0, i1 = 0;
 		int ok;
 
 		if (unshare(CLONE_NEWCGROUP))
 			_exit(2);
-		ok = cgs_attach(self->fd, (__u64[]){ self->b_id }, 1) == -ENOENT &&
-		     cgs_attach(self->fd, (__u64[]){ self->a_id, self->b_id }, 2) == -ENOENT &&
+		ok = cgs_attach_err(self->fd, (__u64[]){ self->b_id }, 1, &i0) == -ENOENT &&
+		     cgs_attach_err(self->fd, (__u64[]){ self->a_id, self->b_id }, 2,
+				    &i1) == -ENOENT &&
+		     i0 == 0 && i1 == 1 &&
 		     cgs_attach(self->fd, (__u64[]){ self->a_id, self->a1_id }, 2) == 0;
 		_exit(ok ? 0 : 1);
 	}
@@ -1194,10 +1231,11 @@ TEST_F(share, reset_keeps_cgroup_counts)
 
 /*
  * Detach always succeeds.  While the leader has cgroups, a member that
- * cannot be counted per cgroup (a sampling event) is refused with -EINVAL,
- * and one that can joins with no cgroups (it reads 0); once detached, the
- * group takes any member, and a detach still succeeds with it there while
- * an attach is refused.
+ * cannot be counted per cgroup (a sampling event) is refused by
+ * perf_event_open(), and one that can joins with no cgroups (it reads 0);
+ * once detached, the group takes any member, and a detach still succeeds
+ * with it there while an attach is refused (-EOPNOTSUPP: the group does
+ * not qualify).
  */
 TEST_F(share, detach_with_late_members)
 {
@@ -1217,6 +1255,7 @@ TEST_F(share, detach_with_late_members)
 
 	sampler = cgs_perf_open(&attr, -1, CPU, leader, 0);
 	EXPECT_EQ(-1, sampler);
+	/* perf_event_open()'s errno for a group it cannot take */
 	EXPECT_EQ(EINVAL, errno);
 	if (sampler >= 0)
 		close(sampler);
@@ -1232,7 +1271,7 @@ TEST_F(share, detach_with_late_members)
 	EXPECT_EQ(0, cgs_attach(leader, NULL, 0));
 	sampler = cgs_perf_open(&attr, -1, CPU, leader, 0);
 	ASSERT_LE(0, sampler);
-	EXPECT_EQ(-EINVAL, cgs_attach(leader, &self->a_id, 1));
+	EXPECT_EQ(-EOPNOTSUPP, cgs_attach(leader, &self->a_id, 1));
 	EXPECT_EQ(0, cgs_attach(leader, NULL, 0));
 	EXPECT_EQ(-ENOENT, cgs_read(leader, self->a_id, v, 4));
 	close(sampler);
@@ -1316,8 +1355,9 @@ TEST_F_TIMEOUT(share, reset_races_switches, 240)
 
 /*
  * Attached ids are cgroup2 ones: with the perf_event controller disabled
- * (cgroup_disable=perf_event) or bound to a v1 hierarchy, ATTACH fails
- * with -EOPNOTSUPP instead of counting nothing; a detach still succeeds.
+ * (cgroup_disable=perf_event) or bound to a v1 hierarchy, no cgroup has
+ * perf_event state and ATTACH fails with -ENODEV, err_index 0, instead of
+ * counting nothing; a detach still succeeds.
  * On a kernel booted with cgroup_disable=perf_event this checks the error
  * (the fixture of the other tests skips there).  The id attached is the
  * cgroup2 mount's, which needs no new cgroup.
@@ -1325,7 +1365,8 @@ TEST_F_TIMEOUT(share, reset_races_switches, 240)
 TEST(attach_needs_perf_event_on_cgroup2)
 {
 	const char *why = cgs_unsupported(), *mnt = cgs_cgroup2_mount();
-	int hierarchy, enabled, fd;
+	int hierarchy, enabled, fd, ret;
+	__u32 err_index;
 	__u64 id;
 
 	if (why)
@@ -1338,7 +1379,10 @@ TEST(attach_needs_perf_event_on_cgroup2)
 	TH_LOG("perf_event: hierarchy %d enabled %d", hierarchy, enabled);
 	fd = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(!enabled || hierarchy ? -EOPNOTSUPP : 0, cgs_attach(fd, &id, 1));
+	ret = cgs_attach_err(fd, &id, 1, &err_index);
+	EXPECT_EQ(!enabled || hierarchy ? -ENODEV : 0, ret);
+	if (ret)
+		EXPECT_EQ(0U, err_index);
 	EXPECT_EQ(0, cgs_attach(fd, NULL, 0));
 	close(fd);
 }
@@ -1346,13 +1390,14 @@ TEST(attach_needs_perf_event_on_cgroup2)
 /*
  * With perf_event bound to a v1 hierarchy (mounted in a private mount
  * namespace, so that it goes away with the child that mounted it), ATTACH
- * fails with -EOPNOTSUPP, detaching works, and once the v1 hierarchy is
- * gone attaching works again.
+ * fails with -ENODEV and err_index 0, detaching works, and once the v1
+ * hierarchy is gone attaching works again.
  */
 TEST_F(share, attach_refused_with_v1_perf_event)
 {
 	int hierarchy, enabled, status, i;
 	char dir[] = "/tmp/perf_share_v1.XXXXXX";
+	__u32 err_index;
 	pid_t pid;
 
 	ASSERT_EQ(0, cgs_perf_event_controller(&hierarchy, &enabled));
@@ -1369,7 +1414,8 @@ TEST_F(share, attach_refused_with_v1_perf_event)
 			_exit(3);
 		if (cgs_perf_event_controller(&hierarchy, &enabled) || !hierarchy)
 			_exit(4);
-		if (cgs_attach(self->fd, &self->a_id, 1) != -EOPNOTSUPP)
+		if (cgs_attach_err(self->fd, (__u64[]){ self->a_id, self->b_id }, 2,
+				   &err_index) != -ENODEV || err_index)
 			_exit(5);
 		if (cgs_attach(self->fd, NULL, 0))
 			_exit(6);
@@ -1401,8 +1447,8 @@ TEST_F(share, attach_refused_with_v1_perf_event)
  * cgroups keep the counts, readable while the CPU is offline (the read
  * then runs on the caller's CPU) and after it is back; each former member
  * keeps its own cgroups, reached (read, detached) through its own fd.
- * Reads racing with the hotplug never fail, and an event of CPU 0 counts
- * on unaffected.
+ * Reads racing with the hotplug never fail but with -EAGAIN (the group
+ * changed during the call), and an event of CPU 0 counts on unaffected.
  */
 TEST_F(share, cpu_hotplug)
 {
@@ -1433,7 +1479,7 @@ TEST_F(share, cpu_hotplug)
 		for (;;) {
 			int ret = cgs_read(leader, self->a_id, v, 3);
 
-			if (ret != 24 && ret != 16)
+			if (ret != 24 && ret != 16 && ret != -EAGAIN)
 				_exit(1);
 		}
 	}
@@ -1524,9 +1570,10 @@ TEST_F(share, root_id_attaches)
 /*
  * A 32-bit process passes the same structs through the same ioctl numbers
  * as a 64-bit one, with 4-byte pointers stored in their __u64 fields, and
- * attaches, reads (single and batch) and gets the same errors (ENOSPC
- * with the size needed, EINVAL for a flag): see cgroup_share_compat32.c,
- * which the test runs.  It skips when that
+ * attaches, reads (single and batch, also with a larger struct whose size
+ * the number encodes) and gets the same errors (EEXIST with err_index
+ * written back, ENOSPC with the size needed, EINVAL for a flag): see
+ * cgroup_share_compat32.c, which the test runs.  It skips when that
  * helper could not be built or the kernel runs no 32-bit programs.
  */
 TEST_F(share, compat_32bit)
