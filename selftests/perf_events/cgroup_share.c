@@ -917,6 +917,147 @@ TEST_F(share, attach_errors)
 	EXPECT_EQ(self->b_id, got[1]);
 }
 
+/* the argument of one case of errno_table */
+struct attach_case {
+	const char *cause;
+	int fd;
+	struct perf_event_cgroup_attach arg;
+	int err;
+	__u32 err_index;	/* ~0U: not one the kernel writes back */
+};
+
+/* the events and ids errno_table's cases use */
+struct errno_args {
+	int fd, per_task, sampling, cgroup_ev, member;
+	__u64 a, b, c, gone;
+	__u64 *bogus;		/* CGS_ATTACH_MAX + 1 ids of no cgroup */
+};
+
+static void errno_cases(struct __test_metadata *_metadata, const struct errno_args *e)
+{
+	__u64 a = e->a, b = e->b, c = e->c, gone = e->gone;
+	struct attach_case cases[] = {
+#define ONE_ID		.nr = 1, .ids = (uintptr_t)&c
+#define IDS(...)	.nr = sizeof((__u64[]){ __VA_ARGS__ }) / sizeof(__u64),	\
+			.ids = (uintptr_t)(__u64[]){ __VA_ARGS__ }
+		{ "an unknown flag", e->fd, { .flags = 1, ONE_ID }, -EINVAL, ~0U },
+		{ "a flag, the top bit", e->fd, { .flags = 1U << 31, ONE_ID }, -EINVAL, ~0U },
+		{ "a reserved field", e->fd, { .reserved = 1, ONE_ID }, -EINVAL, ~0U },
+		{ "nr above the limit", e->fd,
+		  { .nr = CGS_ATTACH_MAX + 1, .ids = (uintptr_t)e->bogus }, -E2BIG, ~0U },
+		{ "nr far above the limit", e->fd,
+		  { .nr = ~0U, .ids = (uintptr_t)e->bogus }, -E2BIG, ~0U },
+		{ "a per-task event", e->per_task, { ONE_ID }, -EOPNOTSUPP, ~0U },
+		{ "a sampling event", e->sampling, { ONE_ID }, -EOPNOTSUPP, ~0U },
+		{ "a cgroup event", e->cgroup_ev, { ONE_ID }, -EOPNOTSUPP, ~0U },
+		{ "a group member", e->member, { ONE_ID }, -EOPNOTSUPP, ~0U },
+		{ "a per-task event, 65536 bogus ids", e->per_task,
+		  { .nr = CGS_ATTACH_MAX, .ids = (uintptr_t)e->bogus }, -EOPNOTSUPP, ~0U },
+		{ "a sampling event, 65536 bogus ids", e->sampling,
+		  { .nr = CGS_ATTACH_MAX, .ids = (uintptr_t)e->bogus }, -EOPNOTSUPP, ~0U },
+		{ "a member, a removed cgroup's id", e->member, { IDS(a, gone) },
+		  -EOPNOTSUPP, ~0U },
+		{ "a removed cgroup's id", e->fd, { IDS(a, b, gone, c) }, -ENOENT, 2 },
+		{ "an id of no cgroup", e->fd, { IDS(a, e->bogus[7], b) }, -ENOENT, 1 },
+		{ "a duplicate id", e->fd, { IDS(c, a, b, a) }, -EEXIST, 3 },
+		{ "a duplicate, next to it", e->fd, { IDS(b, b) }, -EEXIST, 1 },
+		{ "ids not readable", e->fd, { .nr = 2, .ids = 8 }, -EFAULT, ~0U },
+#undef IDS
+#undef ONE_ID
+	};
+	int i, ret;
+
+	for (i = 0; i < (int)ARRAY_SIZE(cases); i++) {
+		struct attach_case *t = &cases[i];
+
+		t->arg.err_index = ~0U;
+		ret = cgs_ioctl(t->fd, PERF_EVENT_IOC_ATTACH_CGROUP, &t->arg);
+		if (ret != t->err ||
+		    (t->err_index != ~0U && t->arg.err_index != t->err_index))
+			TH_LOG("%s: %s (%d), err_index %u; expected %s, %d",
+			       t->cause, strerror(-ret), ret, t->arg.err_index,
+			       strerror(-t->err), (int)t->err_index);
+		EXPECT_EQ(t->err, ret);
+		if (t->err_index != ~0U)
+			EXPECT_EQ(t->err_index, t->arg.err_index);
+	}
+	/* sizes: the one the number encodes, with a dirty tail, or below VER0 */
+	EXPECT_EQ(-EINVAL, attach_sized(e->fd, (struct perf_event_cgroup_attach){
+					.nr = 1, .ids = (uintptr_t)&c }, 32, 31));
+	EXPECT_EQ(-EINVAL, attach_sized(e->fd, (struct perf_event_cgroup_attach){
+					.nr = 1, .ids = (uintptr_t)&c }, 16, 0));
+}
+
+/*
+ * Each cause of an ATTACH failure has an errno of its own: what the kernel
+ * does not know (a flag, a reserved field, a non-zero tail, a size below
+ * the first version) -EINVAL, too many ids -E2BIG, an event that does not
+ * qualify (per-task, sampling, a cgroup event, a group member)
+ * -EOPNOTSUPP, an id of no or a removed cgroup -ENOENT, an id given twice
+ * -EEXIST, ids that cannot be read -EFAULT.  -ENOENT and -EEXIST write
+ * back err_index, the index of the id at fault: for a duplicate, its
+ * second occurrence.  Whether an event qualifies is checked before any id
+ * is looked at: 65536 ids that are all bogus on a per-task or sampling
+ * event are -EOPNOTSUPP, not -ENOENT.  The set attached stays as it was.
+ */
+TEST_F(share, errno_table)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+	};
+	struct errno_args e = {
+		.fd = self->fd,
+		.a = self->a_id,
+		.b = self->b_id,
+		.c = self->c_id,
+	};
+	char path[PATH_MAX];
+	int leader, cgfd, i;
+	__u64 got[4];
+
+	e.gone = cgs_mkdir(self->dir, "gone", path);
+	ASSERT_NE(0ULL, e.gone);
+	ASSERT_EQ(0, rmdir(path));
+	/* one more than the limit, as E2BIG's nr */
+	e.bogus = calloc(CGS_ATTACH_MAX + 1, sizeof(*e.bogus));
+	ASSERT_NE(NULL, e.bogus);
+	/* far above any id a cgroup gets, all distinct */
+	for (i = 0; i <= CGS_ATTACH_MAX; i++)
+		e.bogus[i] = ~0ULL - i;
+
+	e.per_task = cgs_perf_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_LE(0, e.per_task);
+	cgfd = open(self->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, cgfd);
+	e.cgroup_ev = cgs_perf_open(&attr, cgfd, CPU, -1,
+				    PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC);
+	ASSERT_LE(0, e.cgroup_ev);
+	attr.sample_period = 100000;
+	e.sampling = cgs_perf_open(&attr, -1, CPU, -1, PERF_FLAG_FD_CLOEXEC);
+	ASSERT_LE(0, e.sampling);
+	leader = cgs_open_counter(CPU, PERF_COUNT_SW_CPU_CLOCK, PERF_FORMAT_GROUP, -1);
+	ASSERT_LE(0, leader);
+	e.member = cgs_open_counter(CPU, PERF_COUNT_SW_CPU_CLOCK, PERF_FORMAT_GROUP,
+				    leader);
+	ASSERT_LE(0, e.member);
+
+	ASSERT_EQ(0, cgs_attach(self->fd, (__u64[]){ e.a, e.b }, 2));
+	errno_cases(_metadata, &e);
+	ASSERT_EQ(2, attached_ids(self->fd, got, 4));
+	EXPECT_EQ(e.a, got[0]);
+	EXPECT_EQ(e.b, got[1]);
+
+	close(e.member);
+	close(leader);
+	close(e.sampling);
+	close(e.cgroup_ev);
+	close(cgfd);
+	close(e.per_task);
+	free(e.bogus);
+}
+
 /*
  * READ errors: an id not attached (-ENOENT), a buffer too small (-ENOSPC,
  * nothing written to it and the size needed stored in buf_size), a bad
@@ -1511,6 +1652,74 @@ TEST_F(share, cpu_hotplug)
 	EXPECT_EQ(0, cgs_attach(member, &self->b_id, 1));
 	close(member);
 	close(leader);
+}
+
+/*
+ * ATTACH refuses a cgroup that has no perf_event state of its own, where
+ * nothing would count, with -ENODEV and err_index at it.  Kernels without
+ * "cgroup: Compute the default root's subtree_ss_mask after subsystem
+ * init" give new cgroups none until something wrote the root's
+ * cgroup.subtree_control (scripts/vm --no-subtree-control boots so).  Each
+ * cgroup is checked on its own, with a cgroup event opened on its
+ * directory (-ENOENT without one): where they all have one, the attach
+ * succeeds.  Not a fixture test, as the fixture skips where new cgroups
+ * have no perf_event state.
+ */
+TEST(no_perf_event_css)
+{
+	const char *why = cgs_unsupported(), *mnt = cgs_cgroup2_mount();
+	char dir[PATH_MAX], child[PATH_MAX];
+	const char *paths[3];
+	int i, err, fd, ret, expect = -1;
+	__u32 err_index;
+	__u64 ids[3], nr;
+
+	if (why)
+		SKIP(return, "%s", why);
+	why = cgs_perf_event_not_on_cgroup2();
+	if (why)
+		SKIP(return, "%s", why);
+	if (!mnt)
+		SKIP(return, "no cgroup2 mount");
+	err = cgs_mkdir_private(mnt, "perf_share_css", dir);
+	if (err)
+		SKIP(return, "cannot create a cgroup at %s or below this process's: %s",
+		     mnt, strerror(-err));
+
+	/* the fresh child in the middle: err_index must point at it */
+	paths[0] = mnt;
+	paths[1] = child;
+	paths[2] = dir;
+	if (!cgs_mkdir(dir, "fresh", child))
+		child[0] = 0;
+	fd = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+	for (i = 0; i < 3 && child[0]; i++) {
+		ids[i] = cgs_id(paths[i]);
+		err = cgs_perf_event_css(paths[i]);
+		TH_LOG("%s: id %llu, perf_event css: %s", paths[i],
+		       (unsigned long long)ids[i], err ? strerror(-err) : "yes");
+		EXPECT_NE(0ULL, ids[i]);
+		EXPECT_TRUE(!err || err == -ENOENT);
+		if (err && expect < 0)
+			expect = i;
+	}
+	EXPECT_NE(0, child[0]);
+	EXPECT_LE(0, fd);
+	if (child[0] && fd >= 0) {
+		ret = cgs_attach_err(fd, ids, 3, &err_index);
+		if (expect < 0) {
+			EXPECT_EQ(0, ret);
+		} else {
+			EXPECT_EQ(-ENODEV, ret);
+			EXPECT_EQ((__u32)expect, err_index);
+			/* and the event has no cgroup */
+			EXPECT_EQ(8, cgs_read(fd, 0, &nr, 1));
+			EXPECT_EQ(0ULL, nr);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	cgs_rmtree(dir, mnt);
 }
 
 /*
