@@ -1723,6 +1723,133 @@ TEST(no_perf_event_css)
 }
 
 /*
+ * The kernel keeps no reference on attached cgroups: an attached cgroup
+ * that is removed dies while the event is still attached (its parent's
+ * nr_dying_descendants goes back to 0 within 10 s), and its id still
+ * reads the counts it had, single and batch, until the event is closed.
+ */
+TEST_F_TIMEOUT(share, removed_cgroup_not_pinned, 60)
+{
+	__u64 r_id, v[5], end;
+	char r[PATH_MAX];
+	long long count;
+	long dying;
+
+	r_id = cgs_mkdir(self->dir, "R", r);
+	ASSERT_NE(0ULL, r_id);
+	ASSERT_EQ(0, cgs_attach(self->fd, (__u64[]){ self->a_id, r_id }, 2));
+	ASSERT_NE(0ULL, cgs_run_busy(r, CPU, 20 * MS));
+	count = cgs_count(self->fd, r_id);
+	ASSERT_LT(0, count);
+	ASSERT_EQ(0, cgs_cgroup_stat(self->dir, "nr_dying_descendants"));
+	ASSERT_EQ(0, rmdir(r));
+
+	end = cgs_now_ns(CLOCK_MONOTONIC) + 10000 * MS;
+	do {
+		dying = cgs_cgroup_stat(self->dir, "nr_dying_descendants");
+		if (dying <= 0)
+			break;
+		usleep(20000);
+	} while (cgs_now_ns(CLOCK_MONOTONIC) < end);
+	TH_LOG("nr_dying_descendants %ld after the rmdir of an attached cgroup", dying);
+	EXPECT_EQ(0, dying);
+
+	EXPECT_EQ(count, cgs_count(self->fd, r_id));
+	ASSERT_EQ(40, cgs_read(self->fd, 0, v, 5));
+	EXPECT_EQ(2ULL, v[0]);
+	EXPECT_EQ(self->a_id, v[1]);
+	EXPECT_EQ(r_id, v[3]);
+	EXPECT_EQ((__u64)count, v[4]);
+	close(self->fd);
+	self->fd = -1;
+}
+
+/* does any member's value in a group record @rec differ from the first's? */
+static bool group_unequal(const __u64 *rec, int members)
+{
+	/* nr, enabled, running, then { value, id, lost } per member */
+	for (int j = 1; j < members; j++) {
+		if (rec[3 + 3 * j] != rec[3])
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A cgroup's values, every member of a group included, are taken at one
+ * point.  The 12 members of a group count context switches on CPU: with
+ * every read_format flag that is 3 + 12 * 3 values a cgroup, more than v4
+ * gathered in one hold of the CPU's lock.  Tasks of A and B ping-pong on
+ * CPU (a cgroup switch at every pass) for 3 s while this test reads from
+ * another CPU, batch and single, through the leader and the members: in
+ * every read, the 12 values of a cgroup are equal.
+ */
+TEST_F_TIMEOUT(share, group_values_one_point, 120)
+{
+	__u64 fmt = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_LOST |
+		    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	enum { MEMBERS = 12, REC = 3 + 3 * MEMBERS, ALL = 1 + 2 * (1 + REC) };
+	__u64 ids[] = { self->a_id, self->b_id }, one[REC], all[ALL], end;
+	int fds[MEMBERS], cga, cgb, i, status, ret = 0;
+	long reads = 0, unequal = 0;
+	pid_t pids[2];
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs a second CPU to read from");
+	for (i = 0; i < MEMBERS; i++) {
+		fds[i] = cgs_open_counter(CPU, PERF_COUNT_SW_CONTEXT_SWITCHES, fmt,
+					  i ? fds[0] : -1);
+		ASSERT_LE(0, fds[i]);
+	}
+	ASSERT_EQ(0, cgs_attach(fds[0], ids, 2));
+	cga = open(self->a, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cgb = open(self->b, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, cga);
+	ASSERT_LE(0, cgb);
+
+	ASSERT_EQ(0, cgs_ping_pong(cga, cgb, CPU, INT_MAX, pids));
+	end = cgs_now_ns(CLOCK_MONOTONIC) + 3000 * MS;
+	while (cgs_now_ns(CLOCK_MONOTONIC) < end) {
+		int fd = fds[reads % MEMBERS], c = reads % 2;
+
+		ret = cgs_read(fd, 0, all, ALL);
+		if (ret == 8 * ALL)
+			ret = cgs_read(fd, ids[c], one, REC);
+		if (ret != 8 * REC)
+			break;
+		for (i = 0; i < 2; i++) {
+			const __u64 *rec = all + 1 + i * (1 + REC);
+
+			if (rec[0] != ids[i] || group_unequal(rec + 1, MEMBERS))
+				unequal++;
+		}
+		unequal += group_unequal(one, MEMBERS);
+		reads++;
+	}
+	kill(pids[0], SIGKILL);
+	kill(pids[1], SIGKILL);
+	waitpid(pids[0], &status, 0);
+	waitpid(pids[1], &status, 0);
+
+	if (ret != 8 * REC)
+		TH_LOG("read %ld failed: %d", reads, ret);
+	EXPECT_EQ(8 * REC, ret);
+	ASSERT_EQ(8 * REC, cgs_read(fds[0], self->a_id, one, REC));
+	TH_LOG("%ld batch and single reads, %ld with unequal members; "
+	       "A: %llu switches in each member", reads, unequal,
+	       (unsigned long long)one[3]);
+	EXPECT_EQ(0, unequal);
+	EXPECT_LT(100, reads);
+	/* the ping-pong ran: the test saw the counts move */
+	EXPECT_LT(1000ULL, one[3]);
+	EXPECT_FALSE(group_unequal(one, MEMBERS));
+	close(cga);
+	close(cgb);
+	for (i = MEMBERS - 1; i >= 0; i--)
+		close(fds[i]);
+}
+
+/*
  * A member added to the group after the attach has no cgroups: it reads 0
  * for them while the leader counts.  The next attach through the leader
  * gives it the set; from then on it counts for the cgroup what the leader

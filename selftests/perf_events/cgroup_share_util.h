@@ -263,6 +263,29 @@ static inline bool cgs_is_root(const char *dir)
 	return access(path, F_OK) && errno == ENOENT;
 }
 
+/* the value of @key in @dir's cgroup.stat, or -1 */
+static inline long cgs_cgroup_stat(const char *dir, const char *key)
+{
+	char path[PATH_MAX], line[256];
+	size_t len = strlen(key);
+	long val = -1;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/cgroup.stat", dir) >= (int)sizeof(path))
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, len) && line[len] == ' ') {
+			val = atol(line + len + 1);
+			break;
+		}
+	}
+	fclose(f);
+	return val;
+}
+
 /* 1 if CPU @cpu is online, 0 if offline, -1 if it cannot be told */
 static inline int cgs_cpu_online(int cpu)
 {
