@@ -9,7 +9,9 @@
  * is one.
  */
 #include "cgroup_share_util.h"
+#include <poll.h>
 #include <pthread.h>
+#include <linux/userfaultfd.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include "../kselftest_harness.h"
@@ -1847,6 +1849,165 @@ TEST_F_TIMEOUT(share, group_values_one_point, 120)
 	close(cgb);
 	for (i = MEMBERS - 1; i >= 0; i--)
 		close(fds[i]);
+}
+
+/* wait up to @ms for child @pid to exit; true if reaped, its status in @status */
+static bool wait_exit(pid_t pid, int ms, int *status)
+{
+	__u64 end = cgs_now_ns(CLOCK_MONOTONIC) + ms * MS;
+
+	do {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return true;
+		usleep(10000);
+	} while (cgs_now_ns(CLOCK_MONOTONIC) < end);
+	return false;
+}
+
+/* what the reader of the userfaultfd test tells the test */
+struct uffd_reader_info {
+	int uffd;		/* its userfaultfd */
+	__u64 missing;		/* where its buffer's missing pages start */
+};
+
+/*
+ * The reader of read_into_userfaultfd_does_not_block_hotplug: a batch read
+ * of @fd into a buffer of @len bytes registered with a userfaultfd of its
+ * own (missing pages; not UFFD_USER_MODE_ONLY, so that the kernel's own
+ * faults wait too) that nothing resolves.  Its first page is there, so
+ * that the read faults in the middle of copying the values out, once past
+ * it.  Tells the test what it needs through @wfd first; exits only if the
+ * read returns.
+ */
+static void uffd_reader(int fd, int wfd, size_t len)
+{
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_api api = { .api = UFFD_API };
+	long page = sysconf(_SC_PAGESIZE);
+	struct uffd_reader_info info;
+	char *buf;
+
+	/* non-blocking: poll() of a blocking userfaultfd is POLLERR */
+	info.uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (info.uffd < 0 || ioctl(info.uffd, UFFDIO_API, &api))
+		_exit(10);
+	len = (len + page - 1) / page * page;
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		_exit(11);
+	memset(buf, 0, page);
+	reg.range.start = (uintptr_t)buf;
+	reg.range.len = len;
+	if (ioctl(info.uffd, UFFDIO_REGISTER, &reg))
+		_exit(12);
+	info.missing = (uintptr_t)buf + page;
+	if (write(wfd, &info, sizeof(info)) != sizeof(info))
+		_exit(13);
+	_exit(cgs_read(fd, 0, (__u64 *)buf, len / sizeof(__u64)) < 0 ? 14 : 15);
+}
+
+/*
+ * A read copies the values out without holding what CPU hotplug needs:
+ * while a batch read of an event of CPU 1 with 300 cgroups (4808 bytes)
+ * waits forever on a userfaultfd fault in its buffer past the first page,
+ * CPU 1 still goes offline (within 10 s; v4 held the context's mutex over
+ * the copy, and the hotplug waited for it), and the reader dies of
+ * SIGKILL within 10 s.  CPU 1 is put back online.
+ */
+TEST_F_TIMEOUT(share, read_into_userfaultfd_does_not_block_hotplug, 120)
+{
+	const char *cpu1 = "/sys/devices/system/cpu/cpu1";
+	int fd, pfd[2], uffd, pidfd, puffd = -1, status, wstatus = 0, i;
+	enum { N = 300, BYTES = 8 + N * 16 };
+	struct uffd_reader_info info;
+	char path[PATH_MAX], name[32];
+	bool offline, reader_gone;
+	pid_t reader, writer;
+	struct uffd_msg msg;
+	__u64 ids[N];
+
+	if (self->cpu1_online != 1 || access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "CPU 1 is not online or cannot be taken offline");
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (uffd < 0 && errno == ENOSYS)
+		SKIP(return, "kernel without userfaultfd(2) (CONFIG_USERFAULTFD)");
+	if (uffd < 0)
+		SKIP(return, "userfaultfd(2) for kernel faults: %s", strerror(errno));
+	close(uffd);
+
+	cgs_pin(0);
+	fd = cgs_open_counter(1, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "u%d", i);
+		ids[i] = cgs_mkdir(self->dir, name, path);
+		ASSERT_NE(0ULL, ids[i]);
+	}
+	ASSERT_EQ(0, cgs_attach(fd, ids, N));
+	ASSERT_EQ(0, pipe2(pfd, O_CLOEXEC));
+	reader = fork();
+	ASSERT_LE(0, reader);
+	if (!reader) {
+		close(pfd[0]);
+		uffd_reader(fd, pfd[1], BYTES);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &info, sizeof(info)) != sizeof(info)) {
+		waitpid(reader, &status, 0);
+		ASSERT_EQ(0, WEXITSTATUS(status));
+	}
+	close(pfd[0]);
+
+	/* the reader waits once its fault is queued on its userfaultfd */
+	pidfd = syscall(__NR_pidfd_open, reader, 0);
+	if (pidfd >= 0)
+		puffd = syscall(__NR_pidfd_getfd, pidfd, info.uffd, 0);
+	if (puffd >= 0) {
+		struct pollfd p = { .fd = puffd, .events = POLLIN };
+
+		EXPECT_EQ(1, poll(&p, 1, 10000));
+		EXPECT_EQ(POLLIN, p.revents);
+		if (p.revents == POLLIN) {
+			EXPECT_EQ((ssize_t)sizeof(msg), read(puffd, &msg, sizeof(msg)));
+			EXPECT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+			/* past the first page: in the middle of the values */
+			EXPECT_EQ(info.missing, msg.arg.pagefault.address);
+		}
+	} else {
+		TH_LOG("cannot reach the reader's userfaultfd (%s): 1 s for it to fault",
+		       strerror(errno));
+		sleep(1);
+	}
+	EXPECT_EQ(0, waitpid(reader, &status, WNOHANG));
+
+	writer = fork();
+	ASSERT_LE(0, writer);
+	if (!writer)
+		_exit(-cgs_write(cpu1, "online", "0"));
+	offline = wait_exit(writer, 10000, &wstatus);
+	TH_LOG("CPU 1 offline %s, writer status %#x",
+	       offline ? "done" : "still waiting after 10 s", wstatus);
+
+	kill(reader, SIGKILL);
+	reader_gone = wait_exit(reader, 10000, &status);
+	EXPECT_TRUE(reader_gone);
+	if (reader_gone)
+		EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	/* a hotplug the read held up goes on once the reader is gone */
+	if (!offline && wait_exit(writer, 30000, &wstatus))
+		TH_LOG("CPU 1 offline done once the reader was killed");
+
+	cgs_write(cpu1, "online", "1");
+	EXPECT_EQ(1, cgs_cpu_online(1));
+	if (puffd >= 0)
+		close(puffd);
+	if (pidfd >= 0)
+		close(pidfd);
+	close(fd);
+	if (offline && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == EBUSY)
+		SKIP(return, "CPU 1 cannot be taken offline (EBUSY)");
+	EXPECT_TRUE(offline);
+	EXPECT_TRUE(WIFEXITED(wstatus) && !WEXITSTATUS(wstatus));
 }
 
 /*
