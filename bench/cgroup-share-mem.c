@@ -16,7 +16,22 @@
  * during a batch read, a re-attach, a reset of CPU 0's group, and cgroup
  * switches on CPU 0 (a pipe ping-pong between two of the cgroups).
  *
- * Usage: cgroup-share-mem [-k K] [-e E] [-l] [-H]   (K 1000, E 8 by default)
+ * Then, with the K cgroups still attached to every CPU's group:
+ *  - 16 more events on every CPU each attach only the first and the last
+ *    of the K: the growth is what such an event costs, printed per event
+ *    and CPU (a table sized by the slots between them would cost ~24
+ *    bytes x K; 16 of them so that a small cost shows above the noise);
+ *  - churn: R rounds (-r, 100 by default, 0: none) each create M new
+ *    cgroups (-m, 100), attach them to one more event on every CPU (the
+ *    16 are closed by then), detach and remove them; the growth from
+ *    before the churn is printed after every tenth of the rounds, and
+ *    must stay flat: cgroups that come and go pin nothing once detached
+ *    and removed, and the CPUs' indexes hold only the ids attached now.
+ * The detach of the groups comes last, so its line also holds whatever
+ * those two left behind.
+ *
+ * Usage: cgroup-share-mem [-k K] [-e E] [-l] [-H] [-r R] [-m M]
+ *        (K 1000, E 8, R 100, M 100 by default)
  * Needs root and cgroup2; run it in the guest (bench/README.md).
  */
 #include "../selftests/perf_events/cgroup_share_util.h"
@@ -240,6 +255,102 @@ static int make_cgroups(const char *dir, __u64 *ids, unsigned int k)
 	return 0;
 }
 
+/* events a CPU that attach {first, last} of the K */
+#define FIRST_LAST	16
+
+/*
+ * FIRST_LAST task-clock events per CPU into @fds, each attaching {first,
+ * last} of the @k cgroups @ids: print what one costs.
+ */
+static int first_last(int *fds, int cpus, const __u64 *ids, unsigned int k)
+{
+	__u64 two[2] = { ids[0], ids[k - 1] };
+	int c, n = cpus * FIRST_LAST, err;
+	long before, after;
+
+	for (c = 0; c < n; c++) {
+		fds[c] = cgs_open_counter(c / FIRST_LAST, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+		if (fds[c] < 0) {
+			fprintf(stderr, "cannot open an event on CPU %d: %s\n",
+				c / FIRST_LAST, strerror(errno));
+			return -1;
+		}
+	}
+	before = settled_kernel_kb();
+	for (c = 0; c < n; c++) {
+		err = cgs_attach(fds[c], two, k > 1 ? 2 : 1);
+		if (err) {
+			fprintf(stderr, "attach of {first, last} on CPU %d: %s\n",
+				c / FIRST_LAST, strerror(-err));
+			return -1;
+		}
+	}
+	after = settled_kernel_kb();
+	printf("%d more events a CPU, each attaching {first, last} of the K: "
+	       "Slab+VmallocUsed %+ld kB (%.0f bytes per event and CPU)\n", FIRST_LAST,
+	       after - before, (after - before) * 1024.0 / n);
+	return 0;
+}
+
+/*
+ * @rounds rounds of: create @m new cgroups below @dir, attach them to the
+ * event of each CPU in @fds, detach, remove them; print the growth from
+ * before the first round after every tenth of the rounds.
+ */
+static int churn(const char *dir, const int *fds, int cpus, unsigned int rounds,
+		 unsigned int m)
+{
+	unsigned int r, i, every = rounds < 10 ? 1 : rounds / 10;
+	char name[32], path[PATH_MAX + 32];
+	__u64 *ids = calloc(m, sizeof(*ids));
+	long before, now;
+	int c, err;
+
+	if (!ids)
+		return -1;
+	before = settled_kernel_kb();
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < m; i++) {
+			snprintf(name, sizeof(name), "n%u.%u", r, i);
+			ids[i] = cgs_mkdir(dir, name, path);
+			if (!ids[i]) {
+				fprintf(stderr, "cannot create cgroup %s: %s\n", path,
+					strerror(errno));
+				goto fail;
+			}
+		}
+		for (c = 0; c < cpus; c++) {
+			err = cgs_attach(fds[c], ids, m);
+			if (!err)
+				err = cgs_attach(fds[c], NULL, 0);
+			if (err) {
+				fprintf(stderr, "churn attach/detach on CPU %d: %s\n", c,
+					strerror(-err));
+				goto fail;
+			}
+		}
+		for (i = 0; i < m; i++) {
+			snprintf(path, sizeof(path), "%s/n%u.%u", dir, r, i);
+			if (rmdir(path)) {
+				fprintf(stderr, "cannot remove cgroup %s: %s\n", path,
+					strerror(errno));
+				goto fail;
+			}
+		}
+		if ((r + 1) % every && r + 1 < rounds)
+			continue;
+		now = settled_kernel_kb();
+		printf("churn: after %u rounds of %u new cgroups attached on every CPU, "
+		       "detached and removed: Slab+VmallocUsed %+ld kB from before the churn\n",
+		       r + 1, m, now - before);
+	}
+	free(ids);
+	return 0;
+fail:
+	free(ids);
+	return -1;
+}
+
 /* E events per CPU as a group each; fds[cpu * e + m] */
 static int open_groups(int *fds, int cpus, int e)
 {
@@ -266,15 +377,15 @@ static int open_groups(int *fds, int cpus, int e)
 int main(int argc, char **argv)
 {
 	int e = 8, cpus = sysconf(_SC_NPROCESSORS_ONLN), c, opt, lat = 0, hold = 0, ret = 1;
+	unsigned int k = 1000, rounds = 100, m = 100;
 	long before, attached, after;
-	unsigned int k = 1000;
 	const char *mnt = cgs_cgroup2_mount();
+	int *fds, *fl_fds = NULL, *ch_fds = NULL;
 	char dir[PATH_MAX];
 	__u64 *ids, *buf;
 	size_t words;
-	int *fds;
 
-	while ((opt = getopt(argc, argv, "k:e:lH")) != -1) {
+	while ((opt = getopt(argc, argv, "k:e:lHr:m:")) != -1) {
 		switch (opt) {
 		case 'k':
 			k = strtoul(optarg, NULL, 0);
@@ -288,14 +399,22 @@ int main(int argc, char **argv)
 		case 'H':
 			hold = 1;
 			break;
+		case 'r':
+			rounds = strtoul(optarg, NULL, 0);
+			break;
+		case 'm':
+			m = strtoul(optarg, NULL, 0);
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-k K] [-e E] [-l] [-H]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-k K] [-e E] [-l] [-H] [-r R] [-m M]\n",
+				argv[0]);
 			return 2;
 		}
 	}
-	if (!mnt || k < 1 || k > CGS_ATTACH_MAX || e < 1 || e > 64) {
-		fprintf(stderr, "%s: need cgroup2, 1 <= K <= %d, 1 <= E <= 64\n", argv[0],
-			CGS_ATTACH_MAX);
+	if (!mnt || k < 1 || k > CGS_ATTACH_MAX || e < 1 || e > 64 || m < 1 ||
+	    m > CGS_ATTACH_MAX) {
+		fprintf(stderr, "%s: need cgroup2, 1 <= K <= %d, 1 <= E <= 64, 1 <= M <= %d\n",
+			argv[0], CGS_ATTACH_MAX, CGS_ATTACH_MAX);
 		return 2;
 	}
 	snprintf(dir, sizeof(dir), "%s/perfx-mem.%d", mnt, getpid());
@@ -303,12 +422,16 @@ int main(int argc, char **argv)
 	words = 1 + (size_t)k * (4 + 3 * e);
 	ids = calloc(k, sizeof(*ids));
 	fds = calloc((size_t)cpus * e, sizeof(*fds));
+	fl_fds = calloc((size_t)cpus * FIRST_LAST, sizeof(*fl_fds));
+	ch_fds = calloc(cpus, sizeof(*ch_fds));
 	buf = calloc(words, sizeof(*buf));
-	if (!ids || !fds || !buf || mkdir(dir, 0755)) {
+	if (!ids || !fds || !fl_fds || !ch_fds || !buf || mkdir(dir, 0755)) {
 		perror(argv[0]);
 		return 1;
 	}
 	memset(fds, -1, (size_t)cpus * e * sizeof(*fds));
+	memset(fl_fds, -1, (size_t)cpus * FIRST_LAST * sizeof(*fl_fds));
+	memset(ch_fds, -1, cpus * sizeof(*ch_fds));
 	if (make_cgroups(dir, ids, k) || open_groups(fds, cpus, e))
 		goto out;
 
@@ -331,17 +454,47 @@ int main(int argc, char **argv)
 	}
 	if (hold && holds(dir, fds[0], ids, k, buf, words))
 		goto out;
+	if (first_last(fl_fds, cpus, ids, k))
+		goto out;
+	for (c = 0; c < cpus * FIRST_LAST; c++) {
+		close(fl_fds[c]);
+		fl_fds[c] = -1;
+	}
+	if (rounds) {
+		for (c = 0; c < cpus; c++) {
+			ch_fds[c] = cgs_open_counter(c, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+			if (ch_fds[c] < 0) {
+				fprintf(stderr, "cannot open an event on CPU %d: %s\n", c,
+					strerror(errno));
+				goto out;
+			}
+		}
+		if (churn(dir, ch_fds, cpus, rounds, m))
+			goto out;
+		for (c = 0; c < cpus; c++) {
+			close(ch_fds[c]);
+			ch_fds[c] = -1;
+		}
+	}
 	for (c = 0; c < cpus; c++)
 		cgs_attach(fds[c * e], NULL, 0);
 	after = settled_kernel_kb();
 	printf("after a detach: %+ld kB from before the attach\n", after - before);
 	ret = 0;
 out:
+	for (c = 0; c < cpus * FIRST_LAST; c++)
+		if (fl_fds[c] >= 0)
+			close(fl_fds[c]);
+	for (c = 0; c < cpus; c++)
+		if (ch_fds[c] >= 0)
+			close(ch_fds[c]);
 	for (c = 0; c < cpus * e; c++)
 		if (fds[c] >= 0)
 			close(fds[c]);
 	cgs_rmtree(dir, mnt);
 	free(buf);
+	free(ch_fds);
+	free(fl_fds);
 	free(fds);
 	free(ids);
 	return ret;

@@ -4,11 +4,14 @@
  * freestanding (no 32-bit C library needed), it makes the raw i386 system
  * calls a 32-bit perf tool would make, with the same structs and ioctl
  * numbers as a 64-bit one (pointers are __u64 in them, so their layout
- * does not depend on the caller), and exits with 0 when
+ * does not depend on the caller, and the size the number encodes is the
+ * struct's), and exits with 0 when
  *   perf_event_open(cpu-clock, pid -1, cpu 0), ATTACH_CGROUP of { id },
+ *   ATTACH_CGROUP of { id, id } -> EEXIST, err_index 1 written back,
  *   READ_CGROUP of id -> 8 bytes, READ_CGROUP of 0 -> 24 bytes { 1, id, n },
  *   READ_CGROUP with a small buffer -> ENOSPC and the size needed,
- *   READ_CGROUP with an unknown flag -> EINVAL
+ *   READ_CGROUP with an unknown flag -> EINVAL,
+ *   READ_CGROUP of a larger struct (its size in the number), zero tail -> 24
  * all behave as they do for 64-bit callers.  argv[1] is the cgroup id in
  * decimal.  Other exit codes say which step failed.
  */
@@ -20,30 +23,31 @@ typedef unsigned long long __u64;
 #define NR_ioctl		54
 #define NR_perf_event_open	336
 
+#define EEXIST			17
 #define EINVAL			22
 #define ENOTTY			25
 #define ENOSPC			28
 
 /* the uapi structs, with 4-byte aligned __u64 as i386 lays them out */
 struct perf_event_cgroup_attach {
-	__u32	size;
 	__u32	flags;
 	__u32	nr;
-	__u32	reserved;
 	__u64	ids;
+	__u32	err_index;
+	__u32	reserved;
 };
 
 struct perf_event_cgroup_read {
-	__u32	size;
 	__u32	flags;
+	__u32	reserved;
 	__u64	id;
 	__u64	buf;
 	__u64	buf_size;
 };
 
-/* _IOW('$', 12, struct ...) and _IOWR('$', 13, struct ...) */
+/* _IOWR('$', 12, struct ...) and _IOWR('$', 13, struct ...) */
 #define IOC(dir, nr, size)	(((dir) << 30) | ((size) << 16) | ('$' << 8) | (nr))
-#define ATTACH	IOC(1U, 12, sizeof(struct perf_event_cgroup_attach))
+#define ATTACH	IOC(3U, 12, sizeof(struct perf_event_cgroup_attach))
 #define READ	IOC(3U, 13, sizeof(struct perf_event_cgroup_read))
 
 static long sys5(long n, long a, long b, long c, long d, long e)
@@ -82,9 +86,14 @@ int cmain(long *sp)
 {
 	/* the first 64 bytes of struct perf_event_attr (PERF_ATTR_SIZE_VER0) */
 	__u32 attr[16] = { 1 /* PERF_TYPE_SOFTWARE */, 64 };
-	struct perf_event_cgroup_attach attach = { .size = sizeof(attach) };
-	struct perf_event_cgroup_read read = { .size = sizeof(read) };
-	__u64 id = 0, buf[4] = { 0 };
+	struct perf_event_cgroup_attach attach = { 0 };
+	struct perf_event_cgroup_read read = { 0 };
+	/* a READ struct of a later, larger version: 8 more bytes, zero */
+	struct {
+		struct perf_event_cgroup_read read;
+		__u64 tail;
+	} big = { { 0 }, 0 };
+	__u64 id = 0, ids[2], buf[4] = { 0 };
 	const char *s;
 	long fd, ret;
 
@@ -105,6 +114,15 @@ int cmain(long *sp)
 	ret = sys5(NR_ioctl, fd, ATTACH, (long)&attach, 0, 0);
 	if (ret)
 		sys_exit(ret == -ENOTTY ? 12 : 13);
+
+	ids[0] = id;
+	ids[1] = id;
+	attach.nr = 2;
+	attach.ids = (unsigned long)ids;
+	attach.err_index = 7;
+	ret = sys5(NR_ioctl, fd, ATTACH, (long)&attach, 0, 0);
+	if (ret != -EEXIST || attach.err_index != 1)
+		sys_exit(18);
 
 	read.id = id;
 	read.buf = (unsigned long)buf;
@@ -128,6 +146,12 @@ int cmain(long *sp)
 	ret = sys5(NR_ioctl, fd, READ, (long)&read, 0, 0);
 	if (ret != -EINVAL)
 		sys_exit(17);
+
+	big.read.buf = (unsigned long)buf;
+	big.read.buf_size = sizeof(buf);
+	ret = sys5(NR_ioctl, fd, IOC(3U, 13, sizeof(big)), (long)&big, 0, 0);
+	if (ret != 24 || buf[0] != 1 || buf[1] != id)
+		sys_exit(19);
 
 	sys_exit(0);
 	return 0;

@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz PERF_EVENT_IOC_ATTACH_CGROUP / READ_CGROUP for a bounded time:
- * threads issue both ioctls with random struct sizes (also in the ioctl
- * number), flags, reserved fields, counts, ids, buffer sizes and pointers
- * (valid, NULL, unmapped, kernel addresses) on random file descriptors
+ * threads issue both ioctls with random struct sizes (the size the ioctl
+ * number encodes, which is the struct's), tails beyond the struct, flags,
+ * reserved fields, counts, ids, buffer sizes and pointers (valid, NULL,
+ * unmapped, kernel addresses) on random file descriptors
  * (CPU-wide counting events and groups, sampling, per-task and cgroup
  * events, a pipe, a cgroup directory, closed ones), while cgroups are
  * created and removed, tasks migrate between them and, when asked with
  * CGS_FUZZ_HOTPLUG=1 and where the kernel lets it, CPU 1 goes off and on
  * line.
  *
- * Every call must succeed or fail with an errno the ABI documents for
- * some input; a read must not claim more bytes than its buffer holds.  The
- * kernel side (lockdep, KASAN, KFENCE, WARN) is checked by whoever runs
+ * Every call must succeed or fail with an errno the v5 ABI documents for
+ * some input (a read racing an attach may fail with EAGAIN), and what can
+ * be told from the input alone must hold: a struct the kernel cannot
+ * know (a flag, a reserved field, a non-zero tail, a size below the first
+ * version) is never taken nor its ids looked at; E2BIG is for nr above
+ * the limit only; err_index, written back with ENOENT, EEXIST and ENODEV,
+ * is an index into ids, and with EEXIST one whose id came earlier; a read
+ * does not claim more bytes than its buffer holds, and with ENOSPC tells
+ * a larger size than it had.  The kernel side (lockdep, KASAN, KFENCE, WARN) is checked by whoever runs
  * it, e.g. scripts/vm, which fails on any report.  The duration is
  * CGS_FUZZ_SECONDS (default 5, at most 1800).
  */
@@ -58,33 +65,39 @@ static __u64 rnd64(unsigned int *seed)
 	return (__u64)rand_r(seed) << 42 ^ (__u64)rand_r(seed) << 21 ^ rand_r(seed);
 }
 
-/* errnos the ABI documents for some input, or that a bad fd gives */
+/* errnos the v5 ABI documents for some input, or that a bad fd gives */
 static bool allowed(int err, bool read)
 {
 	switch (err) {
 	case EINVAL:
-	case E2BIG:
 	case ENOENT:
 	case EFAULT:
-	case ENOMEM:
-	case EOPNOTSUPP:
 	case ENOTTY:
 	case EBADF:
 		return true;
+	case E2BIG:
+	case ENOMEM:
+	case EOPNOTSUPP:
+	case ENODEV:
+	case EEXIST:
+		return !read;
 	case ENOSPC:
+	case EAGAIN:
+	case EINTR:
 		return read;
 	}
 	return false;
 }
 
-static void check(int ret, int err, bool read, __u64 buf_size)
+/* count a call and whether it went as @ok says; @why if it did not */
+static void check(bool read, bool ok, int ret, int err, const char *why)
 {
 	atomic_fetch_add(&fz.ops[read ? OP_READ : OP_ATTACH], 1);
-	if (ret < 0 ? allowed(err, read) : read ? (__u64)ret <= buf_size : !ret)
+	if (ok)
 		return;
 	atomic_fetch_add(&fz.bad, 1);
-	fprintf(stderr, "# %s returned %d (%s)\n", read ? "read" : "attach", ret,
-		ret < 0 ? strerror(err) : "unexpected");
+	fprintf(stderr, "# %s returned %d (%s): %s\n", read ? "read" : "attach", ret,
+		ret < 0 ? strerror(err) : "success", why);
 }
 
 /* a user pointer: mostly @good, else NULL, a low one, an unmapped or a kernel one */
@@ -105,7 +118,10 @@ static __u64 pointer(unsigned int *seed, void *good)
 	return (uintptr_t)good;
 }
 
-/* a struct size: mostly the right one, else around it, tiny or huge */
+/*
+ * a struct size for the ioctl number: mostly the right one, else below it,
+ * a bit or a page or more above it, up to the largest the number holds
+ */
 static __u32 size_of(unsigned int *seed, __u32 size)
 {
 	switch (rnd(seed, 10)) {
@@ -116,7 +132,7 @@ static __u32 size_of(unsigned int *seed, __u32 size)
 	case 2:
 		return 4096 + rnd(seed, 8192);
 	case 3:
-		return rand_r(seed);
+		return rnd(seed, _IOC_SIZEMASK + 1);
 	}
 	return size;
 }
@@ -135,61 +151,124 @@ static __u64 some_id(unsigned int *seed)
 	return __atomic_load_n(&fz.id[rnd(seed, NR_CG)], __ATOMIC_RELAXED);
 }
 
-/* the ioctl number, mostly as the uapi spells it, else with another size */
-static unsigned long cmd_of(unsigned int *seed, unsigned long cmd)
+/* the ioctl number of @cmd for a struct of @size bytes */
+static unsigned long cmd_sized(unsigned long cmd, __u32 size)
 {
-	if (rnd(seed, 4))
-		return cmd;
 	return (cmd & ~(unsigned long)IOCSIZE_MASK) |
-	       ((unsigned long)rnd(seed, 1 << 14) << _IOC_SIZESHIFT);
+	       ((unsigned long)size << _IOC_SIZESHIFT);
+}
+
+/*
+ * The struct passed, of up to the largest size an ioctl number holds, so
+ * that the kernel never reads past it: zero but for the fields set and,
+ * sometimes, one byte of the tail (beyond the struct's size this kernel
+ * knows; maybe beyond the size passed too, where it must not matter).
+ */
+union ext_arg {
+	struct perf_event_cgroup_attach a;
+	struct perf_event_cgroup_read r;
+	__u8 bytes[_IOC_SIZEMASK + 1];
+};
+
+/* dirty one byte of @arg's tail beyond @known bytes; is it within @size? */
+static bool dirty_tail(unsigned int *seed, union ext_arg *arg, __u32 known,
+		       __u32 size)
+{
+	__u32 at = known + rnd(seed, size > known && rnd(seed, 2) ? size - known : 64);
+
+	arg->bytes[at] = 1 + rnd(seed, 255);
+	return at < size;
+}
+
+/* Did the kernel take a struct it cannot know, or look at its ids? */
+static bool unknown_taken(int ret, int err)
+{
+	return !ret || (ret < 0 && (err == ENOENT || err == EEXIST || err == ENODEV));
 }
 
 static void fuzz_attach(unsigned int *seed, int fd)
 {
-	struct {
-		struct perf_event_cgroup_attach a;
-		__u8 tail[64];
-	} arg = { 0 };
-	__u64 ids[16];
+	static __thread union ext_arg arg;
+	__u32 size = size_of(seed, sizeof(arg.a)), nr;
 	unsigned int i, n = rnd(seed, 16);
-	int ret;
+	bool ours = rnd(seed, 32), unknown;
+	__u64 ids[16];
+	int ret, err;
 
+	memset(&arg, 0, sizeof(arg));
 	for (i = 0; i < n; i++)
 		ids[i] = some_id(seed);
-	arg.a.size = size_of(seed, sizeof(arg.a));
 	arg.a.flags = rnd(seed, 8) ? 0 : 1U << rnd(seed, 32);
 	arg.a.reserved = rnd(seed, 8) ? 0 : rand_r(seed);
 	arg.a.nr = rnd(seed, 16) ? n : rnd(seed, 2) ? 65537 + rnd(seed, 100) :
 		   (__u32)rand_r(seed);
 	arg.a.ids = pointer(seed, ids);
+	arg.a.err_index = ~0U;
+	unknown = size < PERF_CGROUP_ATTACH_SIZE_VER0 || arg.a.flags || arg.a.reserved;
 	if (!rnd(seed, 8))
-		arg.tail[rnd(seed, sizeof(arg.tail))] = 1;
-	ret = ioctl(fd, cmd_of(seed, PERF_EVENT_IOC_ATTACH_CGROUP),
-		    rnd(seed, 32) ? (void *)&arg : (void *)(uintptr_t)pointer(seed, &arg));
-	check(ret, errno, false, 0);
+		unknown |= dirty_tail(seed, &arg, sizeof(arg.a), size);
+	nr = arg.a.nr;
+
+	ret = ioctl(fd, cmd_sized(PERF_EVENT_IOC_ATTACH_CGROUP, size),
+		    ours ? (void *)&arg : (void *)(uintptr_t)pointer(seed, &arg));
+	err = errno;
+	if (ret < 0 && !allowed(err, false)) {
+		check(false, false, ret, err, "an errno ATTACH does not have");
+	} else if (ret > 0) {
+		check(false, false, ret, err, "a positive return");
+	} else if (ours && unknown && unknown_taken(ret, err)) {
+		check(false, false, ret, err, "a struct it cannot know was taken");
+	} else if (ours && ret < 0 && err == E2BIG && nr <= CGS_ATTACH_MAX) {
+		check(false, false, ret, err, "E2BIG is for nr above the limit only");
+	} else if (ours && ret < 0 && (err == ENOENT || err == EEXIST || err == ENODEV) &&
+		   arg.a.err_index >= nr) {
+		fprintf(stderr, "# err_index %u of %u ids\n", arg.a.err_index, nr);
+		check(false, false, ret, err, "err_index beyond the ids");
+	} else if (ours && ret < 0 && err == EEXIST && arg.a.ids == (uintptr_t)ids &&
+		   arg.a.err_index < n) {
+		for (i = 0; i < arg.a.err_index && ids[i] != ids[arg.a.err_index]; i++)
+			;
+		check(false, i < arg.a.err_index, ret, err,
+		      "EEXIST at an id that did not come earlier");
+	} else {
+		check(false, true, ret, err, NULL);
+	}
 }
 
 static void fuzz_read(unsigned int *seed, int fd)
 {
-	struct {
-		struct perf_event_cgroup_read r;
-		__u8 tail[64];
-	} arg = { 0 };
-	__u64 buf[256];
-	int ret;
+	static __thread union ext_arg arg;
+	__u32 size = size_of(seed, sizeof(arg.r));
+	bool ours = rnd(seed, 32), unknown;
+	__u64 buf[256], buf_size;
+	int ret, err;
 
-	arg.r.size = size_of(seed, sizeof(arg.r));
+	memset(&arg, 0, sizeof(arg));
 	arg.r.flags = rnd(seed, 8) ? 0 : 1U << rnd(seed, 32);
+	arg.r.reserved = rnd(seed, 8) ? 0 : rand_r(seed);
 	arg.r.id = rnd(seed, 3) ? 0 : some_id(seed);
 	arg.r.buf = pointer(seed, buf);
 	arg.r.buf_size = rnd(seed, 8) ? rnd(seed, sizeof(buf) + 1) : rnd64(seed);
 	if (arg.r.buf == (uintptr_t)buf && arg.r.buf_size > sizeof(buf))
 		arg.r.buf_size = sizeof(buf);
+	unknown = size < PERF_CGROUP_READ_SIZE_VER0 || arg.r.flags || arg.r.reserved;
 	if (!rnd(seed, 8))
-		arg.tail[rnd(seed, sizeof(arg.tail))] = 1;
-	ret = ioctl(fd, cmd_of(seed, PERF_EVENT_IOC_READ_CGROUP),
-		    rnd(seed, 32) ? (void *)&arg : (void *)(uintptr_t)pointer(seed, &arg));
-	check(ret, errno, true, arg.r.buf_size);
+		unknown |= dirty_tail(seed, &arg, sizeof(arg.r), size);
+	buf_size = arg.r.buf_size;
+
+	ret = ioctl(fd, cmd_sized(PERF_EVENT_IOC_READ_CGROUP, size),
+		    ours ? (void *)&arg : (void *)(uintptr_t)pointer(seed, &arg));
+	err = errno;
+	if (ret < 0 && !allowed(err, true))
+		check(true, false, ret, err, "an errno READ does not have");
+	else if (ret >= 0 && ((__u64)ret > buf_size || ret % 8 || ret < 8))
+		check(true, false, ret, err, "more bytes than the buffer, or not values");
+	else if (ours && unknown && (ret >= 0 || err == ENOSPC))
+		check(true, false, ret, err, "a struct it cannot know was taken");
+	else if (ours && ret < 0 && err == ENOSPC && arg.r.buf_size <= buf_size)
+		check(true, false, ret, err, "ENOSPC without a larger size");
+	else
+		check(true, true, ret, err, NULL);
 }
 
 /* a new fd of a random kind for slot @i (the old one is closed) */
@@ -351,6 +430,12 @@ TEST_F_TIMEOUT(fuzz, run, FUZZ_TIMEOUT)
 	if (err)
 		SKIP(return, "cannot create a cgroup at %s or below this process's: %s",
 		     mnt, strerror(-err));
+	/* as the share fixture: else every attach of a new cgroup is ENODEV */
+	err = cgs_perf_event_css(fz.dir);
+	if (err) {
+		cgs_rmtree(fz.dir, mnt);
+		SKIP(return, "no perf_event state in a new cgroup: %s", strerror(-err));
+	}
 	for (i = 0; i < NR_CG; i++) {
 		snprintf(name, sizeof(name), "cg%d", i);
 		fz.id[i] = cgs_mkdir(fz.dir, name, fz.cg[i]);

@@ -6,7 +6,9 @@
  * get moved between cgroups, and cgroups are created and removed.
  *
  * It checks that every call returns success or an errno the ABI allows in
- * that situation; the kernel side (lockdep, KFENCE, RCU, WARN) is checked
+ * that situation: ENOENT for a cgroup removed meanwhile, ENOSPC for a
+ * buffer sized before an attach grew the set, and, for reads only, EAGAIN
+ * when an attach or detach raced the read; the kernel side (lockdep, KFENCE, RCU, WARN) is checked
  * by whoever runs it, e.g. scripts/vm, which fails on any report.  The
  * duration is CGS_STRESS_SECONDS (default 10, at most 1800).  An event
  * cannot be opened on a CPU that is offline (ENODEV): `make stress` runs
@@ -35,10 +37,11 @@ static struct {
 	atomic_int last_bad;
 } st;
 
-static void note(int ret, const char *what)
+/* count a call that returned @ret; EAGAIN is a read's answer only */
+static void note(int ret, const char *what, bool read)
 {
 	atomic_fetch_add(&st.ops, 1);
-	if (ret >= 0 || ret == -ENOENT || ret == -ENOSPC)
+	if (ret >= 0 || ret == -ENOENT || ret == -ENOSPC || (read && ret == -EAGAIN))
 		return;
 	atomic_fetch_add(&st.bad, 1);
 	atomic_store(&st.last_bad, ret);
@@ -74,19 +77,19 @@ static void exercise(int fd, unsigned int *seed)
 	unsigned int n = pick(seed, ids);
 	int ret;
 
-	note(cgs_attach(fd, ids, n), "attach");
-	note(cgs_read(fd, 0, buf, 1 + 2 * NR_CG), "batch read");
-	note(cgs_read(fd, n ? ids[rnd(seed, n)] : st.id[0], buf, 1), "read");
+	note(cgs_attach(fd, ids, n), "attach", false);
+	note(cgs_read(fd, 0, buf, 1 + 2 * NR_CG), "batch read", true);
+	note(cgs_read(fd, n ? ids[rnd(seed, n)] : st.id[0], buf, 1), "read", true);
 	if (!rnd(seed, 4))
-		note(cgs_attach(fd, NULL, 0), "detach");
+		note(cgs_attach(fd, NULL, 0), "detach", false);
 	if (!rnd(seed, 8)) {
 		ret = ioctl(fd, rnd(seed, 2) ? PERF_EVENT_IOC_DISABLE :
 			    PERF_EVENT_IOC_ENABLE, 0);
-		note(ret ? -errno : 0, "enable/disable");
+		note(ret ? -errno : 0, "enable/disable", false);
 	}
 	if (!rnd(seed, 16)) {
 		ret = ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-		note(ret ? -errno : 0, "reset");
+		note(ret ? -errno : 0, "reset", false);
 	}
 }
 
@@ -104,7 +107,7 @@ static void *attacher(void *arg)
 
 		fd = cgs_open_counter(cpu, PERF_COUNT_SW_CPU_CLOCK, fmt, -1);
 		if (fd < 0) {
-			note(errno == ENODEV ? 0 : -errno, "open");
+			note(errno == ENODEV ? 0 : -errno, "open", false);
 			continue;
 		}
 		if (fmt & PERF_FORMAT_GROUP)
@@ -214,6 +217,12 @@ static void run_stress(struct __test_metadata *_metadata)
 	if (err)
 		SKIP(return, "cannot create a cgroup at %s or below this process's: %s",
 		     mnt, strerror(-err));
+	/* as the share fixture: else every attach would be ENODEV */
+	err = cgs_perf_event_css(st.dir);
+	if (err) {
+		cgs_rmtree(st.dir, mnt);
+		SKIP(return, "no perf_event state in a new cgroup: %s", strerror(-err));
+	}
 	for (i = 0; i < NR_CG; i++) {
 		snprintf(name, sizeof(name), "cg%d", i);
 		/* a two-level hierarchy: cg4..cg7 live in cg0..cg3 */

@@ -30,28 +30,32 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
-/* The host's uapi headers may predate the ioctls: the same as the uapi */
+/*
+ * The host's uapi headers may predate the ioctls: the same as the uapi
+ * (v5: no size field, the struct's size is the one the ioctl number
+ * encodes, ATTACH writes err_index back)
+ */
 #ifndef PERF_CGROUP_ATTACH_SIZE_VER0
 struct perf_event_cgroup_attach {
-	__u32	size;
 	__u32	flags;
 	__u32	nr;
-	__u32	reserved;
 	__u64	ids;
+	__u32	err_index;
+	__u32	reserved;
 };
 
 #define PERF_CGROUP_ATTACH_SIZE_VER0	24
 
 struct perf_event_cgroup_read {
-	__u32	size;
 	__u32	flags;
+	__u32	reserved;
 	__u64	id;
 	__u64	buf;
 	__u64	buf_size;
 };
 
 #define PERF_CGROUP_READ_SIZE_VER0	32
-#define PERF_EVENT_IOC_ATTACH_CGROUP	_IOW('$', 12, struct perf_event_cgroup_attach)
+#define PERF_EVENT_IOC_ATTACH_CGROUP	_IOWR('$', 12, struct perf_event_cgroup_attach)
 #define PERF_EVENT_IOC_READ_CGROUP	_IOWR('$', 13, struct perf_event_cgroup_read)
 #endif
 #ifndef CLONE_INTO_CGROUP
@@ -89,16 +93,29 @@ static inline int cgs_ioctl(int fd, unsigned long cmd, void *arg)
 	return ret < 0 ? -errno : ret;
 }
 
+/*
+ * ATTACH_CGROUP of @ids[@nr]; returns 0 or -errno, and the err_index the
+ * kernel wrote back in @err_index if not NULL (~0U if it wrote none)
+ */
+static inline int cgs_attach_err(int fd, const __u64 *ids, unsigned int nr,
+				 __u32 *err_index)
+{
+	struct perf_event_cgroup_attach arg = {
+		.nr = nr,
+		.ids = (uintptr_t)ids,
+		.err_index = ~0U,
+	};
+	int ret = cgs_ioctl(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &arg);
+
+	if (err_index)
+		*err_index = arg.err_index;
+	return ret;
+}
+
 /* ATTACH_CGROUP of @ids[@nr]; returns 0 or -errno */
 static inline int cgs_attach(int fd, const __u64 *ids, unsigned int nr)
 {
-	struct perf_event_cgroup_attach arg = {
-		.size = sizeof(arg),
-		.nr = nr,
-		.ids = (uintptr_t)ids,
-	};
-
-	return cgs_ioctl(fd, PERF_EVENT_IOC_ATTACH_CGROUP, &arg);
+	return cgs_attach_err(fd, ids, nr, NULL);
 }
 
 /*
@@ -108,7 +125,6 @@ static inline int cgs_attach(int fd, const __u64 *ids, unsigned int nr)
 static inline int cgs_read(int fd, __u64 id, __u64 *vals, unsigned int nvals)
 {
 	struct perf_event_cgroup_read arg = {
-		.size = sizeof(arg),
 		.id = id,
 		.buf = (uintptr_t)vals,
 		.buf_size = nvals * sizeof(*vals),
@@ -129,7 +145,9 @@ static inline long long cgs_count(int fd, __u64 id)
 
 /*
  * Does this kernel have the ioctls?  0 if so, otherwise a reason for SKIP
- * (no CPU-wide perf events allowed, or ENOTTY/EOPNOTSUPP from the ioctl).
+ * (no CPU-wide perf events allowed, or ENOTTY from the ioctl: a kernel
+ * without it, without CONFIG_CGROUP_PERF, or with an earlier ABI whose
+ * ATTACH number was _IOW).
  */
 static inline const char *cgs_unsupported(void)
 {
@@ -141,9 +159,7 @@ static inline const char *cgs_unsupported(void)
 	ret = cgs_attach(fd, NULL, 0);
 	close(fd);
 	if (ret == -ENOTTY)
-		return "kernel without PERF_EVENT_IOC_ATTACH_CGROUP";
-	if (ret == -EOPNOTSUPP)
-		return "kernel without CONFIG_CGROUP_PERF";
+		return "kernel without PERF_EVENT_IOC_ATTACH_CGROUP (v5) or CONFIG_CGROUP_PERF";
 	if (ret)
 		return "PERF_EVENT_IOC_ATTACH_CGROUP detach failed";
 	return NULL;
@@ -245,6 +261,29 @@ static inline bool cgs_is_root(const char *dir)
 
 	snprintf(path, sizeof(path), "%s/cgroup.type", dir);
 	return access(path, F_OK) && errno == ENOENT;
+}
+
+/* the value of @key in @dir's cgroup.stat, or -1 */
+static inline long cgs_cgroup_stat(const char *dir, const char *key)
+{
+	char path[PATH_MAX], line[256];
+	size_t len = strlen(key);
+	long val = -1;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/cgroup.stat", dir) >= (int)sizeof(path))
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, len) && line[len] == ' ') {
+			val = atol(line + len + 1);
+			break;
+		}
+	}
+	fclose(f);
+	return val;
 }
 
 /* 1 if CPU @cpu is online, 0 if offline, -1 if it cannot be told */
