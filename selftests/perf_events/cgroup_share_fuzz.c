@@ -74,9 +74,9 @@ static bool allowed(int err, bool read)
 	case EFAULT:
 	case ENOTTY:
 	case EBADF:
+	case ENOMEM:
 		return true;
 	case E2BIG:
-	case ENOMEM:
 	case EOPNOTSUPP:
 	case ENODEV:
 	case EEXIST:
