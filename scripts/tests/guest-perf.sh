@@ -91,7 +91,7 @@ check "fds: the tree's perf holds $nfds, want CPUs x events = $((ncpus * NEV)); 
 # strace: the perf process's own calls (the workload's are not perf's)
 opens=$(grep -c 'perf_event_open(.*) = [0-9]' "$work/strace")
 cgroup_opens=$(grep -c 'perf_event_open(.*PERF_FLAG_PID_CGROUP.*) = [0-9]' "$work/strace")
-attaches=$(grep -cE 'ioctl\([0-9]+, (PERF_EVENT_IOC_ATTACH_CGROUP|_IOC\(_IOC_WRITE, 0x24, 0xc, 0x18\)).* = 0' \
+attaches=$(grep -cE 'ioctl\([0-9]+, (PERF_EVENT_IOC_ATTACH_CGROUP|_IOC\(_IOC_READ\|_IOC_WRITE, 0x24, 0xc, 0x18\)).* = 0' \
 	"$work/strace")
 check "strace: $opens events opened, $cgroup_opens of them cgroup events, $attaches attached; want $((ncpus * NEV)), 0, $((ncpus * NEV))" \
 	"[ $opens -eq $((ncpus * NEV)) ] && [ $cgroup_opens -eq 0 ] && [ $attaches -eq $((ncpus * NEV)) ]"

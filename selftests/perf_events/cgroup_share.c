@@ -1540,6 +1540,7 @@ TEST_F(share, attach_refused_with_v1_perf_event)
 {
 	int hierarchy, enabled, status, i;
 	char dir[] = "/tmp/perf_share_v1.XXXXXX";
+	__u64 ids[] = { self->a_id, self->b_id };
 	__u32 err_index;
 	pid_t pid;
 
@@ -1557,8 +1558,8 @@ TEST_F(share, attach_refused_with_v1_perf_event)
 			_exit(3);
 		if (cgs_perf_event_controller(&hierarchy, &enabled) || !hierarchy)
 			_exit(4);
-		if (cgs_attach_err(self->fd, (__u64[]){ self->a_id, self->b_id }, 2,
-				   &err_index) != -ENODEV || err_index)
+		if (cgs_attach_err(self->fd, ids, 2, &err_index) != -ENODEV ||
+		    err_index)
 			_exit(5);
 		if (cgs_attach(self->fd, NULL, 0))
 			_exit(6);
@@ -1928,9 +1929,9 @@ TEST_F_TIMEOUT(share, read_into_userfaultfd_does_not_block_hotplug, 120)
 
 	if (self->cpu1_online != 1 || access("/sys/devices/system/cpu/cpu1/online", W_OK))
 		SKIP(return, "CPU 1 is not online or cannot be taken offline");
-	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
-	if (uffd < 0 && errno == ENOSYS)
+	if (access("/proc/sys/vm/unprivileged_userfaultfd", F_OK))
 		SKIP(return, "kernel without userfaultfd(2) (CONFIG_USERFAULTFD)");
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
 	if (uffd < 0)
 		SKIP(return, "userfaultfd(2) for kernel faults: %s", strerror(errno));
 	close(uffd);

@@ -19,8 +19,9 @@
  * the limit only; err_index, written back with ENOENT, EEXIST and ENODEV,
  * is an index into ids, and with EEXIST one whose id came earlier; a read
  * does not claim more bytes than its buffer holds, and with ENOSPC tells
- * a larger size than it had.  The kernel side (lockdep, KASAN, KFENCE, WARN) is checked by whoever runs
- * it, e.g. scripts/vm, which fails on any report.  The duration is
+ * a larger size than it had.  The kernel side (lockdep, KASAN, KFENCE,
+ * WARN) is checked by whoever runs it, e.g. scripts/vm, which fails on
+ * any report.  The duration is
  * CGS_FUZZ_SECONDS (default 5, at most 1800).
  */
 #include "cgroup_share_util.h"
