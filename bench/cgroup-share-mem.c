@@ -24,9 +24,11 @@
  *  - churn: R rounds (-r, 100 by default, 0: none) each create M new
  *    cgroups (-m, 100), attach them to one more event on every CPU (the
  *    16 are closed by then), detach and remove them; the growth from
- *    before the churn is printed after every tenth of the rounds, and
- *    must stay flat: cgroups that come and go pin nothing once detached
- *    and removed, and the CPUs' indexes hold only the ids attached now.
+ *    before the churn is printed after every tenth of the rounds; the
+ *    same churn without attaching runs first, as the baseline: what the
+ *    cgroups cost by themselves.  Attaching must add nothing to it:
+ *    cgroups that come and go pin nothing once detached and removed,
+ *    and the CPUs' indexes hold only the ids attached now.
  * The detach of the groups comes last, so its line also holds whatever
  * those two left behind.
  *
@@ -294,8 +296,11 @@ static int first_last(int *fds, int cpus, const __u64 *ids, unsigned int k)
 
 /*
  * @rounds rounds of: create @m new cgroups below @dir, attach them to the
- * event of each CPU in @fds, detach, remove them; print the growth from
- * before the first round after every tenth of the rounds.
+ * event of each CPU in @fds and detach them (not without @fds), remove
+ * them; print the growth from before the first round after every tenth
+ * of the rounds.  Without @fds it is what cgroups that come and go cost
+ * the kernel by themselves (slab caches that grew do not shrink at once),
+ * the baseline of the same churn with attaching.
  */
 static int churn(const char *dir, const int *fds, int cpus, unsigned int rounds,
 		 unsigned int m)
@@ -319,7 +324,7 @@ static int churn(const char *dir, const int *fds, int cpus, unsigned int rounds,
 				goto fail;
 			}
 		}
-		for (c = 0; c < cpus; c++) {
+		for (c = 0; fds && c < cpus; c++) {
 			err = cgs_attach(fds[c], ids, m);
 			if (!err)
 				err = cgs_attach(fds[c], NULL, 0);
@@ -340,9 +345,10 @@ static int churn(const char *dir, const int *fds, int cpus, unsigned int rounds,
 		if ((r + 1) % every && r + 1 < rounds)
 			continue;
 		now = settled_kernel_kb();
-		printf("churn: after %u rounds of %u new cgroups attached on every CPU, "
-		       "detached and removed: Slab+VmallocUsed %+ld kB from before the churn\n",
-		       r + 1, m, now - before);
+		printf("churn: after %u rounds of %u new cgroups %s and removed: "
+		       "Slab+VmallocUsed %+ld kB from before the churn\n", r + 1, m,
+		       fds ? "attached on every CPU, detached" : "created (no attach)",
+		       now - before);
 	}
 	free(ids);
 	return 0;
@@ -469,7 +475,8 @@ int main(int argc, char **argv)
 				goto out;
 			}
 		}
-		if (churn(dir, ch_fds, cpus, rounds, m))
+		if (churn(dir, NULL, cpus, rounds, m) ||
+		    churn(dir, ch_fds, cpus, rounds, m))
 			goto out;
 		for (c = 0; c < cpus; c++) {
 			close(ch_fds[c]);
