@@ -1061,6 +1061,42 @@ TEST_F(share, errno_table)
 }
 
 /*
+ * One attach gives each member of the group a table: cgroups times
+ * members is bounded too (8 members of 65536 cgroups), and checked before
+ * any id is looked up.  A group of 9 with 65536 bogus ids is -E2BIG; with
+ * one member fewer the same ids are looked up and the first is -ENOENT.
+ */
+TEST_F(share, group_entries_bounded)
+{
+	int fds[9], i;
+	__u32 bad;
+	__u64 *ids;
+
+	ids = calloc(CGS_ATTACH_MAX, sizeof(*ids));
+	ASSERT_NE(NULL, ids);
+	for (i = 0; i < CGS_ATTACH_MAX; i++)
+		ids[i] = ~0ULL - i;
+	fds[0] = cgs_open_counter(CPU, PERF_COUNT_SW_CPU_CLOCK, 0, -1);
+	ASSERT_LE(0, fds[0]);
+	for (i = 1; i < 9; i++) {
+		fds[i] = cgs_open_counter(CPU, PERF_COUNT_SW_CONTEXT_SWITCHES, 0,
+					  fds[0]);
+		ASSERT_LE(0, fds[i]);
+	}
+
+	EXPECT_EQ(-E2BIG, cgs_attach_err(fds[0], ids, CGS_ATTACH_MAX, &bad));
+	EXPECT_EQ(~0U, bad);
+	close(fds[8]);
+	EXPECT_EQ(-ENOENT, cgs_attach_err(fds[0], ids, CGS_ATTACH_MAX, &bad));
+	EXPECT_EQ(0U, bad);
+	EXPECT_EQ(0, cgs_attach(fds[0], &self->a_id, 1));
+
+	for (i = 0; i < 8; i++)
+		close(fds[i]);
+	free(ids);
+}
+
+/*
  * READ errors: an id not attached (-ENOENT), a buffer too small (-ENOSPC,
  * nothing written to it and the size needed stored in buf_size), a bad
  * pointer to the struct or to the buffer (-EFAULT).

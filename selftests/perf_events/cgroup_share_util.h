@@ -64,6 +64,8 @@ struct perf_event_cgroup_read {
 
 /* The documented limit of cgroups attached to one event */
 #define CGS_ATTACH_MAX			65536
+/* cgroups times members of the group, in one attach */
+#define CGS_ATTACH_ENTRIES		(8ULL * CGS_ATTACH_MAX)
 
 static inline int cgs_perf_open(struct perf_event_attr *attr, pid_t pid,
 				int cpu, int group_fd, unsigned long flags)

@@ -8,15 +8,17 @@
  *
  *   ATTACH  _IOWR, struct perf_event_cgroup_attach { flags, nr, ids,
  *           err_index, reserved }: nr == 0 detaches.  -EINVAL: the kernel
- *           does not know the request; -E2BIG above 65536 ids;
+ *           does not know the request; -E2BIG above 65536 ids, or
+ *           above 524288 ids times the members of the group;
  *           -EOPNOTSUPP: the event does not qualify (only a CPU-wide
  *           counting group leader of a PMU that counts per task does),
  *           checked before any id; then, with ids[err_index] written back:
  *           -ENODEV, that cgroup has no perf_event state of its own
  *           (perf_event on a v1 hierarchy or disabled: err_index 0);
  *           -ENOENT, no such live cgroup visible to the caller; -EEXIST,
- *           named earlier in ids.  -ENOTTY: a kernel without the ioctl or
- *           without CONFIG_CGROUP_PERF.
+ *           named earlier in ids.  -EAGAIN: the group kept changing
+ *           size during the call; -EINTR: a fatal signal.  -ENOTTY: a
+ *           kernel without the ioctl or without CONFIG_CGROUP_PERF.
  *   READ    struct perf_event_cgroup_read { flags, reserved, id, buf,
  *           buf_size }: with a cgroup id the values at buf follow the
  *           event's read_format; with id 0 every attached cgroup at once:
@@ -335,8 +337,8 @@ const char *cgroup_share__strerror(const struct cgroup_share_refusal *r, char *b
 		snprintf(buf, size, "the kernel does not take perfx's PERF_EVENT_IOC_ATTACH_CGROUP request (EINVAL): it follows another version of the shared-cgroup ABI");
 		break;
 	case -E2BIG:
-		snprintf(buf, size, "too many cgroups for one event (E2BIG): %d, the kernel takes at most %d",
-			 r->nr, CGROUP_SHARE_ATTACH_MAX);
+		snprintf(buf, size, "too many cgroups for one event (E2BIG): %d, the kernel takes at most %d, and at most %d cgroups times the members of an event group",
+			 r->nr, CGROUP_SHARE_ATTACH_MAX, CGROUP_SHARE_ATTACH_ENTRIES);
 		break;
 	case -EOPNOTSUPP:
 		snprintf(buf, size, "the event cannot be counted per cgroup (EOPNOTSUPP): its PMU does not count per task (an uncore or AUX PMU)");

@@ -52,6 +52,8 @@ struct perf_event_cgroup_read {
 
 /* the kernel's limit of ids in one ATTACH_CGROUP */
 #define CGROUP_SHARE_ATTACH_MAX		65536
+/* and of ids times the members of the group, which all get a table */
+#define CGROUP_SHARE_ATTACH_ENTRIES	(8 * CGROUP_SHARE_ATTACH_MAX)
 /* READ_CGROUP calls that may find the set changing (EAGAIN) before giving up */
 #define CGROUP_SHARE_READ_TRIES		5
 

@@ -357,7 +357,7 @@ static void test_strerror(void)
 		  "the kernel does not take perfx's PERF_EVENT_IOC_ATTACH_CGROUP request (EINVAL): it follows another version of the shared-cgroup ABI");
 	check_msg("E2BIG: how many, and the limit",
 		  &(struct cgroup_share_refusal){ .err = -E2BIG, .nr = 65537, .mnt = mnt },
-		  "too many cgroups for one event (E2BIG): 65537, the kernel takes at most 65536");
+		  "too many cgroups for one event (E2BIG): 65537, the kernel takes at most 65536, and at most 524288 cgroups times the members of an event group");
 	check_msg("EOPNOTSUPP: the event cannot be counted per cgroup",
 		  &(struct cgroup_share_refusal){ .err = -EOPNOTSUPP, .nr = 2, .mnt = mnt },
 		  "the event cannot be counted per cgroup (EOPNOTSUPP): its PMU does not count per task (an uncore or AUX PMU)");
