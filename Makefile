@@ -9,7 +9,7 @@ KERNEL_IMAGE := build/kbuild-$(CONFIG)/arch/x86/boot/bzImage
 HAVE_PERFX := $(wildcard tools/perfx/Makefile)
 
 .PHONY: help deps source kernel perfx perf selftests vm run check check-host \
-	check-guest series-export series-check series-mail bench bench-dims bench-mem bench-holds stress clean \
+	check-guest series-export series-check series-mail v4-check bench bench-dims bench-mem bench-holds stress clean \
 	distclean
 
 help:
@@ -30,6 +30,8 @@ help:
 	@echo '                    (SERIES_CHECK_ARGS=-o: only the objects each patch touches)'
 	@echo 'make series-mail    the series as mails for git send-email in build/series-mail/,'
 	@echo '                    signed off by git config user.name/user.email'
+	@echo 'make v4-check       the selftests of the v4 review'"'"'s runtime items on the v4'
+	@echo '                    series: each must fail there (scripts/v4-check)'
 	@echo 'make bench          the cgroup overhead benchmark in the base guest, with plots,'
 	@echo '                    the 32-vCPU scale run, and perf record --affinity/--aio'
 	@echo '                    beside perfx in 2-node guests (bench/README.md)'
@@ -84,6 +86,11 @@ series-export:
 # every prefix (scripts/series-check -h)
 series-check: deps
 	@scripts/series-check $(SERIES_CHECK_ARGS)
+
+# v5's selftests of the v4 review's runtime items, run on the v4 series:
+# each must fail there (scripts/v4-check)
+v4-check: deps selftests
+	@scripts/v4-check
 
 series-mail: source
 	@scripts/series-mail
