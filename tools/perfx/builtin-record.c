@@ -174,7 +174,6 @@ struct record {
 	__u64			first_sample_time;
 	__u64			last_sample_time;
 	unsigned long		waking;
-	__u64			unmarked;	/* bytes drained since the last FINISHED_ROUND */
 	struct feature_buf	bid_table;	/* the BUILD_ID feature */
 	char			bid_rec[BUILD_ID_RECORD_MAX];
 };
@@ -1088,26 +1087,18 @@ static int record__ioctl(struct record *rec, unsigned long req)
 
 /*
  * One pass over every ring (the last one takes what is below
- * --mmap-flush too).  A FINISHED_ROUND closes the passes since the last
- * one if they wrote, once a pass has left no ring holding records: perf
- * sorts by time the records of two rounds, so a record held back in a
- * ring below --mmap-flush must not miss the round it belongs to (perf
- * writes the marker anyway, and perf report then counts "out of order
- * events").
+ * --mmap-flush too), and a FINISHED_ROUND where record_rings__drain()
+ * says one is due.
  */
 static int record__drain(struct record *rec, bool last)
 {
-	bool whole;
+	bool round;
 	__u64 bytes;
 	int err;
 
-	err = record_rings__drain(&rec->rings, last, &bytes, &whole);
-	if (err)
+	err = record_rings__drain(&rec->rings, last, &bytes, &round);
+	if (err || !round)
 		return err;
-	rec->unmarked += bytes;
-	if (!rec->unmarked || !whole)
-		return 0;
-	rec->unmarked = 0;
 	return record__write_marker(rec, PERF_RECORD_FINISHED_ROUND);
 }
 

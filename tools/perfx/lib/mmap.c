@@ -14,20 +14,30 @@
 int perf_mmap__map(struct perf_mmap *m, int fd, unsigned int pages)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *base;
 
 	if (!pages || (pages & (pages - 1)))
 		return -EINVAL;
-	m->len = (pages + 1) * page;
-	m->base = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
-	if (m->base == MAP_FAILED) {
+	base = mmap(NULL, (pages + 1) * page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		    fd, 0);
+	if (base == MAP_FAILED) {
 		m->base = NULL;
 		return -errno;
 	}
-	m->data = (char *)m->base + page;
+	perf_mmap__init(m, base, pages, fd);
+	return 0;
+}
+
+void perf_mmap__init(struct perf_mmap *m, void *base, unsigned int pages, int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	m->base = base;
+	m->len = (pages + 1) * page;
+	m->data = (char *)base + page;
 	m->mask = pages * page - 1;
 	m->fd = fd;
 	m->start = m->end = 0;
-	return 0;
 }
 
 void perf_mmap__unmap(struct perf_mmap *m)

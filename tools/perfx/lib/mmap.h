@@ -28,6 +28,13 @@ struct perf_mmap {
  * node, rather than by faults in the first passes over the ring.
  */
 int perf_mmap__map(struct perf_mmap *m, int fd, unsigned int pages);
+/*
+ * The ring mapped at @base, a control page and @pages data pages (a power
+ * of 2): what perf_mmap__map() does once mmap() returned, and how the unit
+ * tests read a ring they lay out themselves, without perf_event_open().
+ * perf_mmap__unmap() munmap()s it.
+ */
+void perf_mmap__init(struct perf_mmap *m, void *base, unsigned int pages, int fd);
 void perf_mmap__unmap(struct perf_mmap *m);
 /* Start a pass over what the kernel wrote so far; returns its bytes. */
 __u64 perf_mmap__read_init(struct perf_mmap *m);

@@ -192,13 +192,14 @@ static int record_rings__push_aio(struct record_rings *r, struct record_ring *ri
 	return err;
 }
 
-int record_rings__drain(struct record_rings *r, bool all, __u64 *bytes, bool *whole)
+int record_rings__drain(struct record_rings *r, bool all, __u64 *bytes, bool *round)
 {
+	bool whole = true;
 	__u64 bad_off;
 	int i, err;
 
 	*bytes = 0;
-	*whole = true;
+	*round = false;
 	for (i = 0; i < r->nr; i++) {
 		struct record_ring *ring = &r->rings[r->order[i]];
 		__u64 n = perf_mmap__read_init(&ring->mmap);
@@ -206,7 +207,7 @@ int record_rings__drain(struct record_rings *r, bool all, __u64 *bytes, bool *wh
 		if (!n)
 			continue;
 		if (n < r->opts.flush && !all) {
-			*whole = false;
+			whole = false;
 			continue;
 		}
 		read_affinity__move(&r->aff, &ring->mask);
@@ -219,7 +220,15 @@ int record_rings__drain(struct record_rings *r, bool all, __u64 *bytes, bool *wh
 		r->stats[ring->node].bytes += n;
 		*bytes += n;
 	}
-	return r->aio_on ? aio_writer__error(&r->aio, &bad_off) : 0;
+	err = r->aio_on ? aio_writer__error(&r->aio, &bad_off) : 0;
+	if (err)
+		return err;
+	r->unmarked += *bytes;
+	if (r->unmarked && whole) {
+		r->unmarked = 0;
+		*round = true;
+	}
+	return 0;
 }
 
 int record_rings__finish(struct record_rings *r, __u64 *bad_off)

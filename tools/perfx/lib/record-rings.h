@@ -60,6 +60,7 @@ struct record_rings {
 	struct aio_writer		aio;
 	bool				aio_on;
 	struct record_node_stats	*stats;		/* [topo->max_node + 1] */
+	__u64				unmarked;	/* bytes read since the last round */
 };
 
 /* Rings for the CPUs @cpus[@nr], drained into @out. */
@@ -78,10 +79,14 @@ int record_rings__start(struct record_rings *r, int *bad_idx);
 /*
  * One pass: every ring holding at least --mmap-flush bytes (any bytes
  * with @all, for the last pass) is drained.  *@bytes: what it read;
- * *@whole: no ring was left holding bytes (below --mmap-flush).
- * -errno of a write, or of an asynchronous write seen failed.
+ * *@round: a FINISHED_ROUND is due after it, closing the passes since the
+ * last one: they read something, and this one left no ring holding bytes
+ * (below --mmap-flush).  perf sorts by time the records of two rounds,
+ * so a record held back must not miss the round it belongs to (perf
+ * writes the marker anyway, and perf report then counts "out of order
+ * events").  -errno of a write, or of an asynchronous write seen failed.
  */
-int record_rings__drain(struct record_rings *r, bool all, __u64 *bytes, bool *whole);
+int record_rings__drain(struct record_rings *r, bool all, __u64 *bytes, bool *round);
 /*
  * Waits for every asynchronous write, and puts the thread back on its
  * CPUs.  Returns 0, or the first failed write's -errno with the first

@@ -7,9 +7,9 @@
 # CPUs utilized, -I timestamps.
 #
 # A case after a "# XFAIL: reason" line is a known perfx bug: its mismatch
-# prints "not ok ... # TODO reason" (run-tests.sh counts it as skipped,
-# never as passed), and its match fails, so that the mark is removed with
-# the fix.
+# prints "not ok ... # TODO reason" (run-tests.sh counts it as an xfail,
+# neither passed nor skipped), and its match fails, so that the mark is
+# removed with the fix.
 #
 # env: PERFX (binary under test), FAKECOUNT (the shim)
 set -uo pipefail

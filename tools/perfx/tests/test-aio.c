@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <numaif.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@
 #define BUF_SIZE	4096
 #define NR_WRITES	24
 
-static char path[] = "/tmp/perfx-test-aio-XXXXXX";
+static char dir[PATH_MAX], path[PATH_MAX + 16];
 
 /* each write's bytes: its number, so a misplaced one shows */
 static void fill(struct aio_buf *b, int i, size_t len)
@@ -44,9 +45,10 @@ static void test_offsets(const struct numa_topo *topo)
 	int fd, i, err, bad = 0;
 	__u64 bad_off;
 
-	fd = mkstemp(path);
+	snprintf(path, sizeof(path), "%s/offsets", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (fd < 0 || !got) {
-		tap_skip("aio writes at offsets", "cannot make a file in /tmp");
+		tap_skip("aio writes at offsets", "cannot make a file");
 		free(got);
 		return;
 	}
@@ -155,10 +157,10 @@ static void test_reserve(void)
 	__u64 off = 0;
 	int fd, err;
 
-	snprintf(path, sizeof(path), "/tmp/perfx-test-aio-XXXXXX");
-	fd = mkstemp(path);
+	snprintf(path, sizeof(path), "%s/reserve", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (fd < 0 || perfx_writer__init(&w, fd, path)) {
-		tap_skip("reserved ranges", "cannot make a file in /tmp");
+		tap_skip("reserved ranges", "cannot make a file");
 		return;
 	}
 	perfx_writer__write(&w, "0123456789", 10);
@@ -193,10 +195,16 @@ int main(void)
 	err = numa_topo__new(NUMA_SYSFS, &topo);
 	if (!tap_ok(!err, "this machine's NUMA nodes (err %d)", err))
 		return tap_done();
+	if (!tap_ok(!tap_tmpdir(dir, sizeof(dir)), "a directory of its own")) {
+		numa_topo__delete(topo);
+		return tap_done();
+	}
 	test_offsets(topo);
 	test_failure(topo);
 	test_bad_maps(topo);
 	test_reserve();
 	numa_topo__delete(topo);
+	if (tap_rmdir(dir))
+		tap_ok(0, "remove %s", dir);
 	return tap_done();
 }

@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -18,6 +19,8 @@
 #include "lib/dso.h"
 #include "lib/machine.h"
 #include "tests/tap.h"
+
+static char dir[PATH_MAX];
 
 /* the DSO of the newest map of @ip, or NULL */
 static struct dso *find_dso(struct machine *m, __u16 cpumode, __u32 pid, __u64 ip)
@@ -85,7 +88,7 @@ static void copy_self(const char *path, const void *head, size_t n)
 static void test_elf_head(const struct build_id *want)
 {
 	unsigned char head[4096];
-	const char *copy = "/tmp/perfx-test-build-id.elf";
+	char copy[PATH_MAX + 16];
 	size_t n = read_head(head, sizeof(head));
 	struct build_id bid;
 	Elf64_Ehdr eh;
@@ -105,6 +108,7 @@ static void test_elf_head(const struct build_id *want)
 			ph.p_type = PT_NULL;
 		memcpy(head + eh.e_phoff + i * sizeof(ph), &ph, sizeof(ph));
 	}
+	snprintf(copy, sizeof(copy), "%s/copy.elf", dir);
 	copy_self(copy, head, n);
 	err = build_id__read_elf(copy, &bid);
 	unlink(copy);
@@ -196,9 +200,13 @@ static void test_machine(void)
 int main(void)
 {
 	tap_start("build-id");
+	if (!tap_ok(!tap_tmpdir(dir, sizeof(dir)), "a directory of its own"))
+		return tap_done();
 	test_notes();
 	test_elf();
 	test_dsos();
 	test_machine();
+	if (tap_rmdir(dir))
+		tap_ok(0, "remove %s", dir);
 	return tap_done();
 }

@@ -18,7 +18,7 @@
 #include "lib/util.h"
 #include "tests/tap.h"
 
-static char root[64];
+static char root[128];
 
 static void mk(const char *rel)
 {
@@ -84,11 +84,11 @@ static int before(const char *dir, const char *a, const char *b)
 static void check_mnt(const char *text, size_t size, int want_err, const char *want,
 		      const char *what)
 {
-	static const char *path = "/tmp/perfx-test-mountinfo";
-	char mnt[4096] = "";
+	char mnt[4096] = "", path[160];
 	int err;
 	FILE *f;
 
+	snprintf(path, sizeof(path), "%s/mountinfo", root);
 	f = fopen(path, "w");
 	if (!f) {
 		tap_skip(what, "cannot write a mountinfo file");
@@ -209,7 +209,7 @@ static void test_deep(void)
 /* cgroup__controller() of perf_event in a /proc/cgroups holding @text */
 static enum cgroup_controller controller_in(const char *text)
 {
-	char path[96];
+	char path[160];
 	enum cgroup_controller c;
 	FILE *f;
 
@@ -249,13 +249,13 @@ static void test_controller(void)
 
 int main(void)
 {
-	char mnt[256], buf[512], cmd[128];
+	char mnt[256], buf[512], path[160];
 	struct cgroup *cgrp;
 	FILE *f;
 
 	tap_start("cgroup");
-	snprintf(root, sizeof(root), "/tmp/perfx-test-cg.%d", getpid());
-	mkdir(root, 0755);
+	if (!tap_ok(!tap_tmpdir(root, sizeof(root)), "a directory of its own"))
+		return tap_done();
 	mk("A");
 	mk("A/sub");
 	mk("B");
@@ -308,17 +308,18 @@ int main(void)
 	test_names();
 	test_deep();
 	test_controller();
-	f = fopen("/tmp/perfx-test-mountinfo", "w");
+	snprintf(path, sizeof(path), "%s/mountinfo", root);
+	f = fopen(path, "w");
 	if (f) {
 		fputs("22 1 0:21 / /proc rw - proc proc rw\n"
 		      "30 25 0:26 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
 		      "35 25 0:30 / /sys/fs/cgroup/unified rw,relatime shared:9 - cgroup2 cgroup2 rw\n",
 		      f);
 		fclose(f);
-		tap_ok(!cgroup__find_mnt("/tmp/perfx-test-mountinfo", mnt, sizeof(mnt)) &&
+		tap_ok(!cgroup__find_mnt(path, mnt, sizeof(mnt)) &&
 		       !strcmp(mnt, "/sys/fs/cgroup/unified"),
 		       "the cgroup2 mount is found in mountinfo, past cgroup v1 ones");
-		unlink("/tmp/perfx-test-mountinfo");
+		unlink(path);
 	}
 	tap_ok(cgroup__find_mnt("/nonexistent", mnt, sizeof(mnt)) == -ENOENT,
 	       "a missing mountinfo is -ENOENT");
@@ -335,8 +336,7 @@ int main(void)
 		       (unsigned long long)cgrp->id);
 		cgroup__put(cgrp);
 	}
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (system(cmd))
+	if (tap_rmdir(root))
 		printf("# cannot remove %s\n", root);
 	return tap_done();
 }

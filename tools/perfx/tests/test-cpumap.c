@@ -2,6 +2,8 @@
 /* Proves that CPU lists parse as the kernel prints them, and garbage fails. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +44,7 @@ static void check(const char *in, int want_err, const char *want)
 	cpu_map__put(map);
 }
 
-static const char *online = "/tmp/perfx-test-online";
+static char dir[PATH_MAX], online[PATH_MAX + 16];
 
 /* the online file holding @len bytes of @data: its -errno and map */
 static void check_online(const char *data, size_t len, int want_err, const char *want,
@@ -79,9 +81,12 @@ static void check_online(const char *data, size_t len, int want_err, const char 
  */
 static void test_possible(void)
 {
-	char path[] = "/tmp/perfx-test-possible.XXXXXX";
 	struct cpu_mask m = { 0 }, big = { 0 };
-	int fd = mkstemp(path), nr = 0, err;
+	char path[PATH_MAX + 16];
+	int fd, nr = 0, err;
+
+	snprintf(path, sizeof(path), "%s/possible", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
 
 	if (fd < 0 || write(fd, "0-1535\n", 7) != 7) {
 		tap_skip("possible CPUs from sysfs", "cannot write a possible file");
@@ -218,6 +223,9 @@ int main(void)
 	FILE *f;
 
 	tap_start("cpumap");
+	if (!tap_ok(!tap_tmpdir(dir, sizeof(dir)), "a directory of its own"))
+		return tap_done();
+	snprintf(online, sizeof(online), "%s/online", dir);
 	check("0", 0, "0");
 	check("0-3", 0, "0-3");
 	check("0,2-3,7", 0, "0,2-3,7");
@@ -257,16 +265,16 @@ int main(void)
 	check("cpu 4294967296", -EINVAL, NULL);
 	check("0-3,2-5,5", 0, "0-5");
 
-	f = fopen("/tmp/perfx-test-online", "w");
+	f = fopen(online, "w");
 	if (f) {
 		fputs("0-1,4\n", f);
 		fclose(f);
-		tap_ok(!cpu_map__new_online_from("/tmp/perfx-test-online", &map) &&
+		tap_ok(!cpu_map__new_online_from(online, &map) &&
 		       map->nr == 3 && map->map[2] == 4, "online file 0-1,4 gives 3 CPUs");
 		tap_ok(cpu_map__idx(map, 4) == 2 && cpu_map__idx(map, 2) == -ENOENT,
 		       "cpu_map__idx finds CPU 4 at index 2, not CPU 2");
 		cpu_map__put(map);
-		unlink("/tmp/perfx-test-online");
+		unlink(online);
 	}
 	check_online("", 0, -EINVAL, NULL, "empty");
 	check_online("0-3", 3, 0, "0-3", "'0-3' without a newline");
@@ -294,7 +302,7 @@ int main(void)
 		big[len - 1] = '\n';
 		check_online(big, len, 0, "0-9", "of 4000 bytes");
 	}
-	tap_ok(cpu_map__new_online_from("/tmp", &map) == -EISDIR,
+	tap_ok(cpu_map__new_online_from(dir, &map) == -EISDIR,
 	       "a directory as the online file is -EISDIR");
 	fuzz();
 	test_possible();
@@ -305,5 +313,7 @@ int main(void)
 	any = cpu_map__new_any();
 	tap_ok(any && any->nr == 1 && any->map[0] == -1, "the any-CPU map is {-1}");
 	cpu_map__put(any);
+	if (tap_rmdir(dir))
+		tap_ok(0, "remove %s", dir);
 	return tap_done();
 }

@@ -21,7 +21,7 @@
 #include "lib/read-affinity.h"
 #include "tests/tap.h"
 
-static char root[] = "/tmp/perfx-test-numa-XXXXXX";
+static char root[256];
 
 static void put(const char *rel, const char *text)
 {
@@ -296,15 +296,15 @@ static void test_bind(void)
 int main(void)
 {
 	tap_start("numa");
-	if (!mkdtemp(root)) {
-		tap_skip("everything", "cannot make a directory in /tmp");
+	if (tap_tmpdir(root, sizeof(root))) {
+		tap_skip("everything", "cannot make a directory of its own");
 		return tap_done();
 	}
 	test_topologies();
 	test_masks();
 	test_moves();
 	test_bind();
-	clean();
-	rmdir(root);
+	if (tap_rmdir(root))
+		printf("# cannot remove %s\n", root);
 	return tap_done();
 }

@@ -54,10 +54,13 @@ static void mk(const char *rel)
 	mkdir(path, 0755);
 }
 
-static void setup(void)
+/* The fake tree in a directory of the test's own; -errno */
+static int setup(void)
 {
-	snprintf(root, sizeof(root), "/tmp/perfx-test-pe.%d", getpid());
-	mkdir(root, 0755);
+	int err = tap_tmpdir(root, sizeof(root));
+
+	if (err)
+		return err;
 	mk("pmu");
 	mk("pmu/cpu");
 	mk("pmu/cpu/format");
@@ -82,6 +85,7 @@ static void setup(void)
 		env.pmu_root = pmu;
 		env.tracefs = tp;
 	}
+	return 0;
 }
 
 struct want {
@@ -569,7 +573,8 @@ int main(void)
 	int nr;
 
 	tap_start("parse-events");
-	setup();
+	if (!tap_ok(!setup(), "a directory of its own"))
+		return tap_done();
 	check_ok("cycles", 1, W({ "cycles", HW, PERF_COUNT_HW_CPU_CYCLES, 0, 0, 0 }));
 	check_ok("cpu-cycles,instructions", 2,
 		 W({ "cpu-cycles", HW, 0, 0, 0, 0 }, { "instructions", HW, 1, 0, 0, 1 }));
@@ -715,13 +720,8 @@ int main(void)
 		       "the %d listed cache events parse to distinct configs", nr);
 		evlist__delete(evlist);
 	}
-	{
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-		if (system(cmd))
-			printf("# cannot remove %s\n", root);
-	}
+	if (tap_rmdir(root))
+		printf("# cannot remove %s\n", root);
 	test_host_guest();
 	return tap_done();
 }

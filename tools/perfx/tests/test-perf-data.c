@@ -11,7 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +27,8 @@
 #include "lib/perf-data.h"
 #include "tests/tap.h"
 
-static char dir[] = "/tmp/test-perf-data-XXXXXX";
-static char path[4096];
+static char dir[PATH_MAX];
+static char path[PATH_MAX + 64];
 
 static const char *at(const char *name)
 {
@@ -272,20 +272,12 @@ static void test_signal(void)
 	       st);
 }
 
-static int rm_one(const char *name, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(name);
-}
-
 int main(void)
 {
 	tap_start("perf-data");
 	perfx__set_print(quiet);
-	if (!mkdtemp(dir)) {
-		tap_ok(0, "mkdtemp: %s", strerror(errno));
+	if (tap_tmpdir(dir, sizeof(dir))) {
+		tap_ok(0, "a directory of its own: %s", strerror(errno));
 		return tap_done();
 	}
 	test_new_file();
@@ -294,7 +286,7 @@ int main(void)
 	test_special();
 	test_refused();
 	test_signal();
-	if (nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS))
+	if (tap_rmdir(dir))
 		tap_ok(0, "cleanup of %s", dir);
 	return tap_done();
 }

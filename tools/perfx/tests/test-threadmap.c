@@ -173,8 +173,8 @@ int main(void)
 	int i;
 
 	tap_start("threadmap");
-	snprintf(root, sizeof(root), "/tmp/perfx-test-tm.%d", getpid());
-	mkdir(root, 0755);
+	if (!tap_ok(!tap_tmpdir(root, sizeof(root)), "a directory of its own"))
+		return tap_done();
 	mk("100");
 	mk("100/task");
 	mk("100/task/100");
@@ -284,8 +284,7 @@ int main(void)
 		       map->map[0] > 0, "-p of this process in the real /proc has its threads");
 		thread_map__put(map);
 	}
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	if (system(cmd))
+	if (tap_rmdir(root))
 		printf("# cannot remove %s\n", root);
 	return tap_done();
 }
