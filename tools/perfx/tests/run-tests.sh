@@ -10,8 +10,9 @@
 # beside perf's (tests/record-header.sh), and its --affinity and --aio watched
 # from outside (tests/record-numa.sh), perfx's own benchmark options (tests/bench.sh),
 # a libFuzzer smoke run of the perf.data reader, the live interop
-# comparisons with perf, and BPF mode against the other cgroup modes on
-# real workloads (tests/cgroup-modes.sh).  Prints each suite's TAP lines
+# comparisons with perf, BPF mode against the other cgroup modes on
+# real workloads (tests/cgroup-modes.sh), and stat --serve scraped over
+# HTTP (tests/serve.sh).  Prints each suite's TAP lines
 # and ends with exactly one summary line:
 #   perfx: N passed, N failed, N skipped
 # where the skipped include the known bugs ("not ok ... # TODO", golden.sh's
@@ -78,6 +79,7 @@ suite fuzz "$here/fuzz.sh"
 # interop runs the sanitizer build too; perf and perfx count the same dd
 suite interop python3 "$here/interop.py"
 suite cgroup-modes "$here/cgroup-modes.sh"
+suite serve "$here/serve.sh"
 [ "$xfail" -gt 0 ] && echo "# $xfail known bugs (not ok # TODO) counted as skipped"
 echo "perfx: $pass passed, $fail failed, $((skip + xfail)) skipped"
 [ "$fail" -eq 0 ]
