@@ -787,9 +787,13 @@ static int check_cgroups_alive(struct stat_ctx *ctx)
 
 /*
  * --serve's scrape: every counter read now, summed over CPUs and scaled as
- * at the end of a run, one count per event and cgroup it is supported in.
- * A cgroup removed meanwhile keeps its last counts (its events count no
- * more); following the cgroups that come and go is for a later perfx.
+ * at the end of a run, one count per event and cgroup it is supported in,
+ * in the same order at every scrape.  A multiplexed count is an estimate
+ * that may come out lower than the last one served: a counter must not
+ * go down (OpenMetrics; Prometheus reads a decrease as a reset), so the
+ * last is served again until the estimate passes it.  A cgroup removed
+ * meanwhile keeps its last counts (its events count no more); following
+ * the cgroups that come and go is for a later perfx.
  */
 static int serve_read(void *arg, const struct openmetrics_count **counts, int *nr)
 {
@@ -807,15 +811,17 @@ static int serve_read(void *arg, const struct openmetrics_count **counts, int *n
 	}
 	check_bpf_missed(ctx);
 	evlist__for_each(ctx->evlist, i, evsel) {
+		struct openmetrics_count *c = &ctx->served[n];
+
 		if (!evsel->supported || !evsel->cgrp)
 			continue;
-		ctx->served[n++] = (struct openmetrics_count){
-			.cgroup = evsel->cgrp->name,
-			.event = evsel->name,
-			.val = evsel->aggr[0].val,
-			.ena = evsel->aggr[0].ena,
-			.run = evsel->aggr[0].run,
-		};
+		c->cgroup = evsel->cgrp->name;
+		c->event = evsel->name;
+		if (evsel->aggr[0].val > c->val)
+			c->val = evsel->aggr[0].val;
+		c->ena = evsel->aggr[0].ena;
+		c->run = evsel->aggr[0].run;
+		n++;
 	}
 	*counts = ctx->served;
 	*nr = n;
@@ -970,6 +976,11 @@ static int run_once(struct stat_ctx *ctx, int *status)
 		} else if (!ctx->child && counting_tasks(ctx)) {
 			nanosleep(&task_poll, NULL);
 		} else if (ctx->serve) {
+			char mode[64];
+
+			cgroup_mode_name(ctx, mode, sizeof(mode));
+			pr_info("--serve: counting in %s mode, %lu counting fds, setup %.3f ms\n", mode,
+				ctx->nr_fds, ctx->setup_ms);
 			err = stat_serve__run(ctx->serve);
 			if (err)
 				goto out_kill;

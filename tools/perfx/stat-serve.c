@@ -95,10 +95,12 @@ static int parse_addr(const char *addr, struct sockaddr_storage *ss, socklen_t *
 static int listen_on(const char *addr)
 {
 	struct sockaddr_storage ss;
-	char shown[INET6_ADDRSTRLEN];
-	const void *ip;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+	struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+	char shown[INET6_ADDRSTRLEN + 2];
+	int fd = -1, one = 1, err;
+	unsigned int port;
 	socklen_t len;
-	int fd, one = 1, err;
 
 	err = parse_addr(addr, &ss, &len);
 	if (err) {
@@ -106,9 +108,15 @@ static int listen_on(const char *addr)
 		       addr, perfx__errname(err));
 		return err;
 	}
-	ip = ss.ss_family == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr :
-					(const void *)&((struct sockaddr_in *)&ss)->sin_addr;
-	inet_ntop(ss.ss_family, ip, shown, sizeof(shown));
+	if (ss.ss_family == AF_INET6) {
+		shown[0] = '[';
+		inet_ntop(AF_INET6, &in6->sin6_addr, shown + 1, sizeof(shown) - 2);
+		strcat(shown, "]");
+		port = ntohs(in6->sin6_port);
+	} else {
+		inet_ntop(AF_INET, &in->sin_addr, shown, sizeof(shown));
+		port = ntohs(in->sin_port);
+	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		goto out_err;
@@ -118,17 +126,13 @@ static int listen_on(const char *addr)
 	     setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one))) ||
 	    bind(fd, (struct sockaddr *)&ss, len) || listen(fd, SERVE_CONNECTIONS))
 		goto out_err;
-	pr_info("--serve: http://%s%s%s:%u/metrics\n", ss.ss_family == AF_INET6 ? "[" : "", shown,
-		ss.ss_family == AF_INET6 ? "]" : "",
-		ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
-						 ((struct sockaddr_in *)&ss)->sin_port));
+	pr_info("--serve: http://%s:%u/metrics\n", shown, port);
 	return fd;
 
 out_err:
 	err = -errno;
-	pr_err("--serve '%s': cannot listen on %s port %s: %s (%s)\n", addr, shown,
-	       strrchr(addr, ':') ? strrchr(addr, ':') + 1 : addr, strerror(-err),
-	       perfx__errname(err));
+	pr_err("--serve '%s': cannot listen on %s port %u: %s (%s)\n", addr, shown, port,
+	       strerror(-err), perfx__errname(err));
 	if (fd >= 0)
 		close(fd);
 	return err;

@@ -45,14 +45,15 @@ static void om_printf(struct om_buf *b, const char *fmt, ...) __printf(2, 3);
 
 static void om_printf(struct om_buf *b, const char *fmt, ...)
 {
-	char tmp[64];
+	size_t room = b->len < b->size ? b->size - b->len : 0;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	n = vsnprintf(room ? b->buf + b->len : NULL, room, fmt, ap);
 	va_end(ap);
-	om_putn(b, tmp, n < (int)sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+	if (n > 0)
+		b->len += n;
 }
 
 /*
