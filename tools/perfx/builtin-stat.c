@@ -47,12 +47,14 @@
 #include "lib/escape.h"
 #include "lib/evlist.h"
 #include "lib/evsel.h"
+#include "lib/openmetrics.h"
 #include "lib/parse-events.h"
 #include "lib/parse-options.h"
 #include "lib/stat-display.h"
 #include "lib/threadmap.h"
 #include "lib/util.h"
 #include "lib/workload.h"
+#include "stat-serve.h"
 
 static const char * const stat_usagestr[] = {
 	"perfx stat [<options>] [<command>]",
@@ -64,6 +66,7 @@ enum {
 	OPT_NO_BIG_NUM = 256,
 	OPT_FOR_EACH_CGROUP,
 	OPT_CGROUP_MODE,
+	OPT_SERVE,
 };
 
 /* perf stat 6.1's words for the options it has too */
@@ -88,6 +91,9 @@ static const struct usage_option stat_options[] = {
 	{ 0, "cgroup-mode", "auto|shared|bpf|per-cgroup",
 	  "how --for-each-cgroup counts: shared (one event per CPU for all cgroups), bpf (one event per CPU read by BPF at cgroup switches), per-cgroup (one per cgroup, as perf) or auto (shared where the kernel has it, else bpf where it loads, else per-cgroup)",
 	  0, OPT_CGROUP_MODE },
+	{ 0, "serve", "[addr:]port",
+	  "instead of printing counts at exit, serve them to Prometheus on http://addr:port/metrics until SIGINT or SIGTERM (addr 127.0.0.1 if not given; with --for-each-cgroup)",
+	  0, OPT_SERVE },
 	{ 'v', "verbose", NULL, "be more verbose (show the cgroup mode, counter fds and times)" },
 	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
 	{ 0 },
@@ -116,6 +122,8 @@ struct stat_opts {
 	const char *for_each_cgroup;
 	enum evlist_cgroup_mode cgroup_mode;
 	bool cgroup_mode_given;
+	/* --serve's address: counts are served, not printed */
+	const char *serve;
 	int verbose;
 	char **argv;
 	int argc;
@@ -135,6 +143,9 @@ struct stat_ctx {
 	double read_ms;
 	/* BPF mode: the missed cgroup switches warned about so far */
 	unsigned long long bpf_missed;
+	/* --serve: the server, and the counts of its last scrape (one per event) */
+	struct stat_serve *serve;
+	struct openmetrics_count *served;
 	pid_t child;
 	bool workload_failed;
 	struct workload work;
@@ -316,6 +327,9 @@ static int parse_option(struct stat_opts *opts, int c, int argc, char **argv, bo
 						"--cgroup-mode '%s': expected auto, shared, bpf or per-cgroup (EINVAL)",
 						optarg);
 		break;
+	case OPT_SERVE:
+		opts->serve = optarg;
+		break;
 	case 'v':
 		opts->verbose++;
 		break;
@@ -366,6 +380,12 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 		return stat_usage_error(NULL, "nothing to count: give a command, -a, -C, -p or -t");
 	if (opts->repeat > 1 && !opts->argc)
 		return stat_usage_error("-r", "-r needs a command");
+	if (opts->serve && !opts->for_each_cgroup)
+		return stat_usage_error("serve for-each-cgroup", "--serve needs --for-each-cgroup");
+	if (opts->serve && (opts->argc || opts->interval || opts->repeat > 1 || no_aggr ||
+			    opts->csv_sep || opts->json || opts->output))
+		return stat_usage_error("serve -I -r -A -x -j -o",
+					"--serve counts until SIGINT or SIGTERM and prints nothing: no command, -I, -r, -A, -x, -j or -o");
 	return no_aggr ? 2 : 0;
 }
 
@@ -765,6 +785,49 @@ static int check_cgroups_alive(struct stat_ctx *ctx)
 	return 0;
 }
 
+/*
+ * --serve's scrape: every counter read now, summed over CPUs and scaled as
+ * at the end of a run, one count per event and cgroup it is supported in,
+ * in the same order at every scrape.  A multiplexed count is an estimate
+ * that may come out lower than the last one served: a counter must not
+ * go down (OpenMetrics; Prometheus reads a decrease as a reset), so the
+ * last is served again until the estimate passes it.  A cgroup removed
+ * meanwhile keeps its last counts (its events count no more); following
+ * the cgroups that come and go is for a later perfx.
+ */
+static int serve_read(void *arg, const struct openmetrics_count **counts, int *nr)
+{
+	struct stat_ctx *ctx = arg;
+	struct evsel *evsel;
+	int i, n = 0, err;
+
+	err = read_counters(ctx);
+	if (err)
+		return err;
+	err = stat__aggregate(ctx->evlist, &ctx->config, false);
+	if (err) {
+		pr_err("--serve: adding up the counts: %s (%s)\n", strerror(-err), errname(err));
+		return err;
+	}
+	check_bpf_missed(ctx);
+	evlist__for_each(ctx->evlist, i, evsel) {
+		struct openmetrics_count *c = &ctx->served[n];
+
+		if (!evsel->supported || !evsel->cgrp)
+			continue;
+		c->cgroup = evsel->cgrp->name;
+		c->event = evsel->name;
+		if (evsel->aggr[0].val > c->val)
+			c->val = evsel->aggr[0].val;
+		c->ena = evsel->aggr[0].ena;
+		c->run = evsel->aggr[0].run;
+		n++;
+	}
+	*counts = ctx->served;
+	*nr = n;
+	return 0;
+}
+
 static int start_workload(struct stat_ctx *ctx)
 {
 	int err = workload__start(&ctx->work);
@@ -912,6 +975,15 @@ static int run_once(struct stat_ctx *ctx, int *status)
 				goto out_kill;
 		} else if (!ctx->child && counting_tasks(ctx)) {
 			nanosleep(&task_poll, NULL);
+		} else if (ctx->serve) {
+			char mode[64];
+
+			cgroup_mode_name(ctx, mode, sizeof(mode));
+			pr_info("--serve: counting in %s mode, %lu counting fds, setup %.3f ms\n", mode,
+				ctx->nr_fds, ctx->setup_ms);
+			err = stat_serve__run(ctx->serve);
+			if (err)
+				goto out_kill;
 		} else if (!ctx->child) {
 			wait_for_signal();
 		}
@@ -933,7 +1005,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 			psignal(WTERMSIG(wst), ctx->opts.argv[0]);
 		*status = WEXITSTATUS(wst);
 	}
-	if (!ctx->opts.interval) {
+	if (!ctx->opts.interval && !ctx->serve) {
 		double r0 = now_ms();
 		unsigned long nr_reads = evlist__nr_reads(ctx->evlist);
 
@@ -1074,6 +1146,8 @@ static void stat_ctx__exit(struct stat_ctx *ctx)
 {
 	int i;
 
+	stat_serve__delete(ctx->serve);
+	free(ctx->served);
 	evlist__delete(ctx->evlist);
 	for (i = 0; i < ctx->nr_cgrps; i++)
 		cgroup__put(ctx->cgrps[i]);
@@ -1149,6 +1223,14 @@ static int stat_setup(struct stat_ctx *ctx, const struct parse_events_env *env)
 		return err;
 	ctx->config.unit_width = evlist__unit_width(ctx->evlist);
 	set_target(ctx);
+	if (ctx->opts.serve) {
+		ctx->served = calloc(ctx->evlist->nr, sizeof(*ctx->served));
+		if (!ctx->served)
+			return -ENOMEM;
+		err = stat_serve__new(ctx->opts.serve, serve_read, ctx, &ctx->serve);
+		if (err)
+			return err;
+	}
 	if (ctx->opts.output) {
 		ctx->config.out = open_output(ctx->opts.output);
 		if (!ctx->config.out) {
@@ -1210,7 +1292,7 @@ int cmd_stat(int argc, char **argv)
 			goto out_close;
 		}
 	}
-	if (!ctx->opts.interval) {
+	if (!ctx->opts.interval && !ctx->serve) {
 		stat_display__header(&ctx->config);
 		stat_display__counters(&ctx->config, ctx->evlist);
 		stat_display__footer(&ctx->config);

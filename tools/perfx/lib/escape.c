@@ -136,8 +136,7 @@ int escape__fprintf(FILE *f, const char *fmt, ...)
 	return ret;
 }
 
-/* the length of the valid UTF-8 sequence at @s, 0 if there is none */
-static size_t utf8_len(const unsigned char *s)
+size_t escape__utf8_len(const unsigned char *s)
 {
 	size_t n, i;
 	unsigned int cp;
@@ -169,7 +168,7 @@ void escape__fputs_json(FILE *f, const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = escape__utf8_len(p);
 
 		if (*p == '"' || *p == '\\') {
 			fputc('\\', f);

@@ -3,6 +3,7 @@
 #define __PERFX_ESCAPE_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "util.h"
@@ -26,5 +27,7 @@ void escape__fputs_json(FILE *f, const char *s);
 void escape__fputs_csv(FILE *f, const char *s, const char *sep);
 /* @s with control characters as \xNN: for the default layout. */
 void escape__fputs_ctrl(FILE *f, const char *s);
+/* The length of the valid UTF-8 sequence at @s, 0 if there is none. */
+size_t escape__utf8_len(const unsigned char *s);
 
 #endif /* __PERFX_ESCAPE_H */

@@ -10,9 +10,9 @@
 # beside perf's (tests/record-header.sh), and its --affinity and --aio watched
 # from outside (tests/record-numa.sh), perfx's own benchmark options (tests/bench.sh),
 # a libFuzzer smoke run of the perf.data reader, the live interop
-# comparisons with perf, and BPF mode against the other cgroup modes on
-# real workloads (tests/cgroup-modes.sh).  Prints each suite's TAP lines
-# and ends with
+# comparisons with perf, BPF mode against the other cgroup modes on
+# real workloads (tests/cgroup-modes.sh), and stat --serve scraped over
+# HTTP (tests/serve.sh).  Prints each suite's TAP lines and ends with
 #   perfx: N xfail
 #   perfx: N passed, N failed, N skipped
 # the known bugs ("not ok ... # TODO", golden.sh's XFAIL cases) counted
@@ -81,6 +81,7 @@ suite fuzz "$here/fuzz.sh"
 # interop runs the sanitizer build too; perf and perfx count the same dd
 suite interop python3 "$here/interop.py"
 suite cgroup-modes "$here/cgroup-modes.sh"
+suite serve "$here/serve.sh"
 echo "perfx: $xfail xfail"
 echo "perfx: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
