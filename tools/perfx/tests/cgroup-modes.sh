@@ -73,31 +73,14 @@ trap finish EXIT
 TESTS=("busy and idle" "a hierarchy" "a task moved" "the same lines in every mode"
        "-v names the mode" "no BPF object left")
 
-all_skip()
-{
-	local t
-
-	for t in "${TESTS[@]}"; do
-		skip "$t" "$1"
-	done
-	exit 0
-}
-
-[ "$(id -u)" = 0 ] || all_skip "needs root"
-mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
-[ -n "$mnt" ] || all_skip "no cgroup2 mount"
-# 6.12: children made before anything writes the root's subtree_control get
-# no perf_event css; enable a controller first (see guest/cgroup-share.sh)
-for c in pids memory cpu; do
-	grep -qw "$c" "$mnt/cgroup.controllers" 2> /dev/null &&
-		echo "+$c" > "$mnt/cgroup.subtree_control" 2> /dev/null && break
-done
+[ "$(id -u)" = 0 ] || skip_all "needs root"
+tap_cgroup2 || skip_all "no cgroup2 mount"
 mkdir -p "$mnt/$pfx-A" "$mnt/$pfx-B" "$mnt/$pfx-E" "$mnt/$pfx-P/C1" "$mnt/$pfx-P/C2" \
 	"$mnt/$pfx-Z" ||
-	all_skip "cannot create cgroups under $mnt"
+	skip_all "cannot create cgroups under $mnt"
 
 "$PERFX" stat -a --cgroup-mode bpf --for-each-cgroup "$pfx-A" -e task-clock true \
-	> /dev/null 2> "$work/probe" || all_skip "no BPF mode here: $(head -1 "$work/probe")"
+	> /dev/null 2> "$work/probe" || skip_all "no BPF mode here: $(head -1 "$work/probe")"
 modes=(bpf per-cgroup)
 if "$PERFX" stat -a --cgroup-mode shared --for-each-cgroup "$pfx-A" -e task-clock true \
 	> /dev/null 2>&1; then

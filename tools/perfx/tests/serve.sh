@@ -48,28 +48,12 @@ TESTS=("the text format" "OpenMetrics" "counters grow" "per-cgroup mode" "404, 4
        "bad addresses"
        "usage errors" "hammered" "SIGINT")
 
-all_skip()
-{
-	local t
-
-	for t in "${TESTS[@]}"; do
-		skip "$t" "$1"
-	done
-	exit 0
-}
-
-[ "$(id -u)" = 0 ] || all_skip "needs root"
-command -v curl > /dev/null || all_skip "no curl (scripts/deps installs it)"
+[ "$(id -u)" = 0 ] || skip_all "needs root"
+command -v curl > /dev/null || skip_all "no curl (scripts/deps installs it)"
 "$PY" -c 'import prometheus_client' 2> /dev/null ||
-	all_skip "no python3-prometheus-client (scripts/deps installs it)"
-mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
-[ -n "$mnt" ] || all_skip "no cgroup2 mount"
-# as cgroup-modes.sh: a controller on first, for the children's perf_event css
-for c in pids memory cpu; do
-	grep -qw "$c" "$mnt/cgroup.controllers" 2> /dev/null &&
-		echo "+$c" > "$mnt/cgroup.subtree_control" 2> /dev/null && break
-done
-mkdir -p "$mnt/$pfx-A" "$mnt/$pfx-B" || all_skip "cannot create cgroups under $mnt"
+	skip_all "no python3-prometheus-client (scripts/deps installs it)"
+tap_cgroup2 || skip_all "no cgroup2 mount"
+mkdir -p "$mnt/$pfx-A" "$mnt/$pfx-B" || skip_all "cannot create cgroups under $mnt"
 
 # a busy loop in A
 sh -c "echo \$\$ > $mnt/$pfx-A/cgroup.procs && exec sh -c 'while :; do :; done'" &
@@ -100,7 +84,7 @@ for try in 1 2 3 4 5; do
 	perfx_pid=
 	grep -q EADDRINUSE "$work/err" || break
 done
-[ -n "$perfx_pid" ] || all_skip "perfx --serve did not start: $(head -1 "$work/err")"
+[ -n "$perfx_pid" ] || skip_all "perfx --serve did not start: $(head -1 "$work/err")"
 echo "# serving on $url"
 
 # scrape NAME [CURL ARGS...] - $work/NAME.{body,hdr}; the status on stdout

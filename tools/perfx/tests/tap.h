@@ -11,11 +11,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 static int tap_nr, tap_failed;
 static const char *tap_suite = "test";
@@ -70,6 +72,27 @@ static inline int tap_tmpdir(char *dir, size_t len)
 			     tap_suite) >= len)
 		return -ENAMETOOLONG;
 	return mkdtemp(dir) ? 0 : -errno;
+}
+
+/*
+ * Writes @text to @root/@rel, making @rel's directory (one level) first:
+ * a fake sysfs or procfs file; a failure shows as the reader's error.
+ */
+static inline void tap_put(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX + 64], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	mkdir(path, 0755);
+	*slash = '/';
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
 }
 
 /* Removes what the directory @fd holds, and closes it; 0 or -1. */

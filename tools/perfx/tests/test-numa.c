@@ -23,23 +23,6 @@
 
 static char root[256];
 
-static void put(const char *rel, const char *text)
-{
-	char path[4096], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	mkdir(path, 0755);
-	*slash = '/';
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static void clean(void)
 {
 	char cmd[4200];
@@ -64,9 +47,9 @@ static void test_topologies(void)
 	int err;
 
 	/* two nodes, as QEMU numbers them: a socket's CPUs together */
-	put("online", "0-1\n");
-	put("node0/cpulist", "0-1\n");
-	put("node1/cpulist", "2-3\n");
+	tap_put(root, "online", "0-1\n");
+	tap_put(root, "node0/cpulist", "0-1\n");
+	tap_put(root, "node1/cpulist", "2-3\n");
 	err = numa_topo__new(root, &t);
 	tap_ok(!err && t->nr_nodes == 2 && t->max_node == 1, "two nodes (err %d)", err);
 	if (!err) {
@@ -82,10 +65,10 @@ static void test_topologies(void)
 	clean();
 
 	/* sparse node numbers, interleaved CPUs, a node of memory only */
-	put("online", "0,2-3\n");
-	put("node0/cpulist", "0,2\n");
-	put("node2/cpulist", "1,3\n");
-	put("node3/cpulist", "\n");
+	tap_put(root, "online", "0,2-3\n");
+	tap_put(root, "node0/cpulist", "0,2\n");
+	tap_put(root, "node2/cpulist", "1,3\n");
+	tap_put(root, "node3/cpulist", "\n");
 	t = NULL;
 	err = numa_topo__new(root, &t);
 	tap_ok(!err && t->nr_nodes == 3 && t->max_node == 3 && !t->node_cpus[1],
@@ -101,14 +84,14 @@ static void test_topologies(void)
 	clean();
 
 	/* garbage in a node's list, and an online node without its directory */
-	put("online", "0-1\n");
-	put("node0/cpulist", "0-x\n");
+	tap_put(root, "online", "0-1\n");
+	tap_put(root, "node0/cpulist", "0-x\n");
 	t = NULL;
 	err = numa_topo__new(root, &t);
 	tap_ok(err == -EINVAL && !t, "a garbage cpulist is -EINVAL (got %d)", err);
 	clean();
-	put("online", "0-1\n");
-	put("node0/cpulist", "0\n");
+	tap_put(root, "online", "0-1\n");
+	tap_put(root, "node0/cpulist", "0\n");
 	err = numa_topo__new(root, &t);
 	tap_ok(err == -ENOENT && !t, "an online node without its directory is -ENOENT (got %d)",
 	       err);
@@ -165,9 +148,9 @@ static void test_masks(void)
 	       "bogus, an empty name and nodes are -EINVAL");
 
 	/* interleaved: node 0 has CPUs 0,2, node 2 has 1,3; CPU 5 has no node */
-	put("online", "0,2\n");
-	put("node0/cpulist", "0,2\n");
-	put("node2/cpulist", "1,3,5,1500\n");
+	tap_put(root, "online", "0,2\n");
+	tap_put(root, "node0/cpulist", "0,2\n");
+	tap_put(root, "node2/cpulist", "1,3,5,1500\n");
 	if (numa_topo__new(root, &t)) {
 		tap_skip("--affinity masks", "cannot read the fake topology");
 		return;

@@ -54,23 +54,6 @@ static int quiet(enum perfx_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-static void put(const char *rel, const char *text)
-{
-	char path[PATH_MAX + 64], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	mkdir(path, 0755);
-	*slash = '/';
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static void rig__close(struct rig *g)
 {
 	record_rings__exit(&g->r);
@@ -223,9 +206,9 @@ static void test_serial(void)
 	bool round;
 	int err;
 
-	put("sys/online", "0-1\n");
-	put("sys/node0/cpulist", "1,3\n");
-	put("sys/node1/cpulist", "0,2\n");
+	tap_put(dir, "sys/online", "0-1\n");
+	tap_put(dir, "sys/node0/cpulist", "1,3\n");
+	tap_put(dir, "sys/node1/cpulist", "0,2\n");
 	snprintf(sys, sizeof(sys), "%s/sys", dir);
 	err = numa_topo__new(sys, &topo);
 	if (!err)
