@@ -9,7 +9,7 @@ KERNEL_IMAGE := build/kbuild-$(CONFIG)/arch/x86/boot/bzImage
 HAVE_PERFX := $(wildcard tools/perfx/Makefile)
 
 .PHONY: help deps source kernel perfx perf selftests vm run check check-host \
-	check-guest series-export series-check series-mail v4-check bench bench-dims bench-mem bench-holds stress clean \
+	check-guest series-export series-check series-mail v4-check bench bench-dims bench-icount bench-mem bench-holds stress clean \
 	distclean
 
 help:
@@ -37,6 +37,9 @@ help:
 	@echo '                    beside perfx in 2-node guests (bench/README.md)'
 	@echo 'make bench-dims     that benchmark at K = 200 against 1, 8, 32 events and'
 	@echo '                    1, 4, 16 levels of counted cgroups (bench/README.md)'
+	@echo 'make bench-icount   the cost of a cgroup switch in instructions: arm64'
+	@echo '                    kernels with and without the series under qemu -icount,'
+	@echo '                    and a round trip traced instruction by instruction'
 	@echo 'make bench-mem      kernel memory of 8 events x K cgroups on every CPU of the'
 	@echo '                    debug guest, K = 1000 and 65536 (bench/README.md)'
 	@echo 'make bench-holds    how long the series holds a CPU context lock at 65536'
@@ -138,6 +141,28 @@ build/bench/cgroup-share-mem: bench/cgroup-share-mem.c \
 		selftests/perf_events/cgroup_share_util.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -Wno-unused-parameter -o $@ $<
+
+ICOUNT_SRC = bench/cgroup-switch-icount.c
+ICOUNT_DEPS = $(ICOUNT_SRC) selftests/perf_events/cgroup_share_util.h
+build/bench/cgroup-switch-icount: $(ICOUNT_DEPS)
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -Werror -Wno-unused-parameter -o $@ $(ICOUNT_SRC)
+
+build/bench/arm64/cgroup-switch-icount: $(ICOUNT_DEPS)
+	@mkdir -p $(@D)
+	aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
+		-o $@ $(ICOUNT_SRC)
+
+# the cost of a cgroup switch in instructions: arm64 kernels with and
+# without the series under qemu -icount, and where a round trip's
+# instructions go with plain counting and with the shared event
+# (bench/cgroup-switch-icount.sh)
+bench-icount:
+	@bench/cgroup-switch-icount.sh -o bench/results/icount-arm64-latest.md
+	@for mode in plain shared; do \
+		bench/cgroup-switch-icount.sh -t $$mode \
+			-o bench/results/icount-trace-$$mode-latest.md || exit 1; \
+	done
 
 bench-mem: deps build/bench/cgroup-share-mem
 	@scripts/kernel-build -c $(CONFIG)

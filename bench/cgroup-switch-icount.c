@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cgroup-switch-icount - what a cross-cgroup switch costs while software
+ * events are counted, in nanoseconds of CLOCK_MONOTONIC per round trip of
+ * a pipe ping-pong: under qemu -icount shift=0 the guest's clock advances
+ * one nanosecond per instruction executed, so that is instructions, and
+ * the same run gives the same figure whatever the host is doing.
+ *
+ * Built static, it is the init of an initramfs (bench/cgroup-switch-icount.sh
+ * boots it on the arm64 kernel with the series and on the base kernel):
+ * as PID 1 it mounts cgroup2, enables the pids controller at the root so
+ * that every cgroup gets a css of its own, runs the matrix below, prints
+ * one line per figure and powers the machine off.  Run as root on a
+ * running system, it uses that system's cgroup2 mount (a check that it
+ * works, not a measurement, unless the system runs under -icount).
+ *
+ * Every figure is of one mode, E events (the 8 software events perf stat
+ * counts, repeated or cut to E) and K cgroups DEPTH levels down:
+ *   nothing  the ping-pong alone
+ *   plain    E CPU-wide counting events on every CPU, no cgroup (perf stat -a)
+ *   cgroup   E cgroup events per CPU and counted cgroup (PERF_FLAG_PID_CGROUP,
+ *            perf stat --for-each-cgroup)
+ *   shared   E CPU-wide events per CPU, each with every counted cgroup
+ *            attached (PERF_EVENT_IOC_ATTACH_CGROUP); "-" where the kernel
+ *            has no such ioctl
+ * The counted cgroups are c0..c<K-1> under a chain l1/../l<DEPTH-1> of the
+ * bench's cgroup, and the chain's cgroups: they occupy DEPTH levels.  The
+ * two tasks of the ping-pong are forked into c0 and c1 (made uncounted
+ * beside c0 where K = 1), pinned to CPU 0, and pass a byte back and
+ * forth: two cgroup switches per round trip.  Each figure idles first
+ * (SETTLE_US), the first tenth of the rounds warms up, the rest are
+ * timed.  After the run, each counting mode must have counted c0's time
+ * on CPU 0, or the figure is reported as an error.
+ *
+ * Usage: cgroup-switch-icount [-r ROUNDS] [-q] [-m MODE]
+ *   -r  round trips per figure (3000)
+ *   -q  only K = 200 at 8 events and depth 1 (a quick check)
+ *   -m  only MODE at K = 200, 8 events and depth 1 (for bench/switch-trace.py)
+ * Output: "icount MODE E K DEPTH NS_PER_ROUND_TRIP" per figure, or
+ * "icount MODE E K DEPTH - REASON" where the mode cannot run.
+ */
+#include "../selftests/perf_events/cgroup_share_util.h"
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+#define CG_MOUNT	"/cgroup"
+#define NCPUS_MAX	64
+/*
+ * Idle before each ping-pong, so that the previous figure's teardown is
+ * over: RCU callbacks, cgroup offlining and freeing, and the static keys
+ * that the last cgroup event or table drops from delayed work, one second
+ * each (perf_sched_events after the series' key: two).  Under -icount
+ * with sleep=off an idle guest's clock jumps to the next timer, so this
+ * costs no host time.
+ */
+#define SETTLE_US	3000000
+
+static const __u64 sw_events[] = {
+	PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_TASK_CLOCK,
+	PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS,
+	PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_PAGE_FAULTS_MIN,
+	PERF_COUNT_SW_PAGE_FAULTS_MAJ, PERF_COUNT_SW_ALIGNMENT_FAULTS,
+};
+
+enum mode { MODE_NOTHING, MODE_PLAIN, MODE_CGROUP, MODE_SHARED };
+
+static const char *const mode_names[] = { "nothing", "plain", "cgroup", "shared" };
+
+/*
+ * The cgroups of one K and depth: their ids and dir fds, the counted ones
+ * first (K leaves c0.., then the chain above them), then c1 where K = 1:
+ * the ping-pong needs two leaves whatever K is.
+ */
+struct tree {
+	char top[PATH_MAX];
+	unsigned int nr;
+	unsigned int counted;	/* K + DEPTH - 1 */
+	unsigned int task[2];	/* the ping-pong's: c0 and c1 */
+	__u64 *ids;
+	int *dirfds;
+};
+
+/* the counting fds of one mode, and which of them counts c0 on CPU 0 */
+struct counting {
+	int *fds;
+	unsigned int nr;
+	int probe;
+};
+
+static int ncpus;
+static char bench_dir[PATH_MAX];
+
+static void tree__destroy(struct tree *t)
+{
+	for (unsigned int i = 0; i < t->nr; i++)
+		if (t->dirfds[i] >= 0)
+			close(t->dirfds[i]);
+	if (t->top[0])
+		cgs_rmtree(t->top, bench_dir);
+	free(t->ids);
+	free(t->dirfds);
+	memset(t, 0, sizeof(*t));
+}
+
+static int tree__add(struct tree *t, const char *parent, const char *name,
+		     char *path)
+{
+	unsigned int i = t->nr;
+
+	t->ids[i] = cgs_mkdir(parent, name, path);
+	if (!t->ids[i])
+		return -errno;
+	t->dirfds[i] = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->dirfds[i] < 0)
+		return -errno;
+	t->nr++;
+	return 0;
+}
+
+static int tree__create(struct tree *t, unsigned int k, unsigned int depth)
+{
+	char parent[PATH_MAX], path[PATH_MAX], name[32];
+	unsigned int i, size = k + depth + 1;
+	int err = -ENOMEM;
+
+	memset(t, 0, sizeof(*t));
+	t->ids = calloc(size, sizeof(*t->ids));
+	t->dirfds = malloc(size * sizeof(*t->dirfds));
+	if (!t->ids || !t->dirfds)
+		goto out_err;
+	memset(t->dirfds, -1, size * sizeof(*t->dirfds));
+	if (snprintf(t->top, sizeof(t->top), "%s/k%u-d%u", bench_dir, k, depth) >=
+	    (int)sizeof(t->top))
+		errno = ENAMETOOLONG;
+	else if (!mkdir(t->top, 0755))
+		errno = 0;
+	if (errno) {
+		err = -errno;
+		t->top[0] = 0;
+		goto out_err;
+	}
+	strcpy(parent, t->top);
+	for (i = 1; i < depth; i++) {
+		if (snprintf(path, sizeof(path), "%s/l%u", parent, i) >= (int)sizeof(path))
+			errno = ENAMETOOLONG;
+		else if (!mkdir(path, 0755))
+			errno = 0;
+		if (errno) {
+			err = -errno;
+			goto out_err;
+		}
+		strcpy(parent, path);
+	}
+	for (i = 0; i < k; i++) {
+		snprintf(name, sizeof(name), "c%u", i);
+		err = tree__add(t, parent, name, path);
+		if (err)
+			goto out_err;
+	}
+	/* the chain, counted as well: cgs_id() of each level */
+	while (strcmp(parent, t->top)) {
+		t->ids[t->nr] = cgs_id(parent);
+		t->dirfds[t->nr] = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (!t->ids[t->nr] || t->dirfds[t->nr] < 0) {
+			err = -errno;
+			goto out_err;
+		}
+		t->nr++;
+		*strrchr(parent, '/') = 0;
+	}
+	t->counted = t->nr;
+	t->task[1] = 1;
+	if (k == 1) {
+		t->task[1] = t->nr;
+		strcpy(parent, path);
+		*strrchr(parent, '/') = 0;
+		err = tree__add(t, parent, "c1", path);
+		if (err)
+			goto out_err;
+	}
+	return 0;
+
+out_err:
+	tree__destroy(t);
+	return err;
+}
+
+static void counting__close(struct counting *c)
+{
+	for (unsigned int i = 0; i < c->nr; i++)
+		close(c->fds[i]);
+	free(c->fds);
+	memset(c, 0, sizeof(*c));
+}
+
+static int counting__add(struct counting *c, int fd)
+{
+	if (fd < 0)
+		return -errno;
+	c->fds[c->nr++] = fd;
+	return 0;
+}
+
+static int open_event(unsigned int e, int pid, int cpu, unsigned long flags)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = sw_events[e % ARRAY_SIZE(sw_events)],
+	};
+
+	return cgs_perf_open(&attr, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * Open @mode's events for @nev events and @t's cgroups; the probe is the
+ * first event (cpu-clock) of CPU 0, for c0 in cgroup mode.  0 or -errno.
+ */
+static int counting__open(struct counting *c, enum mode mode, unsigned int nev,
+			  const struct tree *t)
+{
+	unsigned int per_cpu = mode == MODE_CGROUP ? t->counted : 1;
+	int cpu, err = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->probe = -1;
+	if (mode == MODE_NOTHING)
+		return 0;
+	c->fds = malloc((size_t)ncpus * nev * per_cpu * sizeof(*c->fds));
+	if (!c->fds)
+		return -ENOMEM;
+	for (cpu = 0; cpu < ncpus && !err; cpu++) {
+		for (unsigned int e = 0; e < nev && !err; e++) {
+			if (mode != MODE_CGROUP) {
+				err = counting__add(c, open_event(e, -1, cpu, 0));
+				if (!err && mode == MODE_SHARED)
+					err = cgs_attach(c->fds[c->nr - 1], t->ids, t->counted);
+			}
+			for (unsigned int i = 0; mode == MODE_CGROUP && i < t->counted && !err; i++)
+				err = counting__add(c, open_event(e, t->dirfds[i], cpu,
+								  PERF_FLAG_PID_CGROUP));
+			if (cpu == 0 && e == 0)
+				c->probe = mode == MODE_CGROUP ? 0 : c->nr - 1;
+		}
+	}
+	if (err)
+		counting__close(c);
+	return err;
+}
+
+/* c0's count of the probe event after the run, or -1 */
+static long long counting__probe(const struct counting *c, const struct tree *t,
+				 enum mode mode)
+{
+	long long v;
+
+	if (mode == MODE_SHARED)
+		return cgs_count(c->fds[c->probe], t->ids[0]);
+	if (read(c->fds[c->probe], &v, sizeof(v)) != sizeof(v))
+		return -1;
+	return v;
+}
+
+/*
+ * One task of the ping-pong: @rounds passes, timing those after @warm.
+ * It keeps only its own two ends, so that it sees EOF if the other dies.
+ */
+static void pong(const int ab[2], const int ba[2], bool first, int rounds,
+		 int warm, __u64 *ns)
+{
+	int rfd = first ? ba[0] : ab[0], wfd = first ? ab[1] : ba[1];
+	__u64 start = 0;
+	char c = 0;
+
+	close(first ? ab[0] : ba[0]);
+	close(first ? ba[1] : ab[1]);
+	cgs_pin(0);
+	for (int n = 0; n < rounds; n++) {
+		if (first && n == warm)
+			start = cgs_now_ns(CLOCK_MONOTONIC);
+		if (first && write(wfd, &c, 1) != 1)
+			_exit(1);
+		if (read(rfd, &c, 1) != 1)
+			_exit(1);
+		if (!first && write(wfd, &c, 1) != 1)
+			_exit(1);
+	}
+	if (first)
+		*ns = cgs_now_ns(CLOCK_MONOTONIC) - start;
+	_exit(0);
+}
+
+/* ns per timed round trip between c0 and c1 of @t, or -errno */
+static long long ping_pong(const struct tree *t, int rounds)
+{
+	int ab[2] = { -1, -1 }, ba[2] = { -1, -1 }, status, warm = rounds / 10;
+	pid_t pids[2] = { -1, -1 };
+	long long err = 0;
+	__u64 *ns;
+
+	ns = mmap(NULL, sizeof(*ns), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (ns == MAP_FAILED)
+		return -errno;
+	if (pipe(ab) || pipe(ba))
+		err = -errno;
+	for (int i = 0; i < 2 && !err; i++) {
+		pids[i] = cgs_fork_into(t->dirfds[t->task[i]]);
+		if (pids[i] == 0)
+			pong(ab, ba, !i, rounds + warm, warm, ns);
+		if (pids[i] < 0)
+			err = -errno;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (ab[i] >= 0)
+			close(ab[i]);
+		if (ba[i] >= 0)
+			close(ba[i]);
+	}
+	for (int i = 0; i < 2; i++) {
+		if (pids[i] <= 0)
+			continue;
+		if (err)
+			kill(pids[i], SIGKILL);
+		if (waitpid(pids[i], &status, 0) != pids[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			err = err ?: -ECHILD;
+	}
+	if (!err)
+		err = *ns / rounds;
+	munmap(ns, sizeof(*ns));
+	return err;
+}
+
+/* a figure: @mode's cost at @nev events, @k cgroups and @depth */
+static void figure(enum mode mode, unsigned int nev, unsigned int k,
+		   unsigned int depth, int rounds)
+{
+	const char *name = mode_names[mode];
+	struct counting c;
+	struct tree t;
+	long long ns;
+	int err;
+
+	err = tree__create(&t, k, depth);
+	if (err) {
+		printf("icount %s %u %u %u - cgroups: %s\n", name, nev, k, depth,
+		       strerror(-err));
+		return;
+	}
+	err = counting__open(&c, mode, nev, &t);
+	if (err) {
+		printf("icount %s %u %u %u - open: %s\n", name, nev, k, depth,
+		       strerror(-err));
+		goto out_tree;
+	}
+	usleep(SETTLE_US);
+	ns = ping_pong(&t, rounds);
+	if (ns < 0)
+		printf("icount %s %u %u %u - ping-pong: %s\n", name, nev, k, depth,
+		       strerror(-ns));
+	else if (mode != MODE_NOTHING && counting__probe(&c, &t, mode) <= 0)
+		printf("icount %s %u %u %u - c0 counted nothing\n", name, nev, k, depth);
+	else
+		printf("icount %s %u %u %u %lld\n", name, nev, k, depth, ns);
+	fflush(stdout);
+	counting__close(&c);
+out_tree:
+	tree__destroy(&t);
+}
+
+/*
+ * The figures of one E, K and depth.  Nothing and plain do not depend on K
+ * but are measured beside each: the ping-pong's own cost drifts by a few
+ * per cent over a boot, so each ratio is taken between neighbours.
+ */
+static void figures(unsigned int nev, unsigned int k, unsigned int depth,
+		    int rounds)
+{
+	for (enum mode m = MODE_NOTHING; m <= MODE_SHARED; m++)
+		figure(m, nev, k, depth, rounds);
+}
+
+/* cgroup events at K = 1000 take 16,000 fds on 2 CPUs */
+static void raise_nofile(void)
+{
+	struct rlimit nofile = { 1 << 20, 1 << 20 };
+
+	if (setrlimit(RLIMIT_NOFILE, &nofile) && !getrlimit(RLIMIT_NOFILE, &nofile)) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
+}
+
+static int as_init(void)
+{
+	mkdir(CG_MOUNT, 0755);
+	if (mount("cgroup2", CG_MOUNT, "cgroup2", 0, NULL)) {
+		perror("mount cgroup2");
+		return -1;
+	}
+	/* every cgroup gets a css of its own, on the base kernel as well */
+	if (cgs_write(CG_MOUNT, "cgroup.subtree_control", "+pids"))
+		fprintf(stderr, "cannot enable pids at the root\n");
+	snprintf(bench_dir, sizeof(bench_dir), "%s/icount", CG_MOUNT);
+	return mkdir(bench_dir, 0755);
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned int ks[] = { 1, 10, 200, 1000 };
+	static const unsigned int nevs[] = { 1, 32 };
+	static const unsigned int depths[] = { 4, 16 };
+	bool init = getpid() == 1, quick = false;
+	int opt, rounds = 3000, only = -1;
+
+	while ((opt = getopt(argc, argv, "r:qm:")) != -1) {
+		switch (opt) {
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		case 'q':
+			quick = true;
+			break;
+		case 'm':
+			for (int m = MODE_NOTHING; m <= MODE_SHARED; m++)
+				if (!strcmp(optarg, mode_names[m]))
+					only = m;
+			if (only >= 0)
+				break;
+			/* fall through */
+		default:
+			fprintf(stderr, "usage: %s [-r ROUNDS] [-q] [-m nothing|plain|cgroup|shared]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (rounds < 10 || ncpus < 1 || ncpus > NCPUS_MAX) {
+		fprintf(stderr, "%s: need at least 10 rounds and 1 to %d CPUs\n",
+			argv[0], NCPUS_MAX);
+		return 2;
+	}
+	raise_nofile();
+	if (init ? as_init() : cgs_mkdir_private(cgs_cgroup2_mount() ?: "/sys/fs/cgroup",
+						  "icount", bench_dir)) {
+		perror("cgroup for the bench");
+		return 1;
+	}
+	printf("icount start %s %d CPUs %d rounds\n", init ? "init" : "process",
+	       ncpus, rounds);
+	if (only >= 0) {
+		figure(only, 8, 200, 1, rounds);
+	} else if (quick) {
+		figures(8, 200, 1, rounds);
+	} else {
+		for (unsigned int i = 0; i < ARRAY_SIZE(ks); i++)
+			figures(8, ks[i], 1, rounds);
+		for (unsigned int i = 0; i < ARRAY_SIZE(nevs); i++)
+			figures(nevs[i], 200, 1, rounds);
+		for (unsigned int i = 0; i < ARRAY_SIZE(depths); i++)
+			figures(8, 200, depths[i], rounds);
+	}
+	printf("icount end\n");
+	fflush(stdout);
+	cgs_rmtree(bench_dir, init ? CG_MOUNT : cgs_cgroup2_mount());
+	if (init) {
+		sync();
+		reboot(RB_POWER_OFF);
+	}
+	return 0;
+}
