@@ -216,6 +216,17 @@ vm_rejects_bad_input()
 	[ $? -eq 2 ] && echo "$out" | grep -q 'cannot be split evenly'
 }
 
+kernel_build_rejects_bad_input()
+{
+	local out
+
+	out=$("$top/scripts/kernel-build" -a sparc 2>&1)
+	[ $? -eq 1 ] && echo "$out" | grep -q "unknown architecture 'sparc' (expected x86_64 or arm64)" ||
+		return 1
+	out=$("$top/scripts/kernel-build" -a arm64 -c nope 2>&1)
+	[ $? -eq 1 ] && echo "$out" | grep -q "unknown config 'nope'"
+}
+
 # fake_kvm MODE - a QEMU in $tmp/bin whose KVM opens but never runs guest
 # code: "spin" everywhere, "probe-ok" everywhere but in vm-accel's probe
 fake_kvm()
@@ -335,7 +346,7 @@ build_progress_is_shown()
 }
 
 echo "TAP version 13"
-echo "1..16"
+echo "1..17"
 make_fixture || { echo "Bail out! cannot make the fixture"; exit 1; }
 t "kernel-source unpacks and applies the series" source_applies_series
 t "kernel-source leaves an applied tree alone" source_is_idempotent
@@ -353,4 +364,5 @@ t "scripts/vm takes KVM only where a guest runs code under it" accel_probe_runs_
 t "scripts/vm-accel looks at the CPU flags and can be forced" accel_needs_cpu_flags
 t "scripts/vm reports a hung boot in bounded time" hung_boot_is_reported
 t "kernel-build shows how far the build is" build_progress_is_shown
+t "kernel-build rejects an unknown architecture or config" kernel_build_rejects_bad_input
 tap_summary testbed
