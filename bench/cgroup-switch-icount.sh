@@ -87,14 +87,16 @@ if [ -n "$trace" ]; then
 	prog=$BUILD/bench/arm64/cgroup-switch-icount
 	port=$((20000 + $$ % 20000))
 	info "tracing $trace on the series kernel, gdbstub on port $port"
-	qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1G \
+	# bounded, and killed on any exit: it must not outlive the trace
+	timeout 1800 qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1G \
 		-icount shift=0,sleep=off -nographic -no-reboot -gdb tcp:127.0.0.1:$port \
 		-kernel "$BUILD/kbuild-arm64-icount/arch/arm64/boot/Image" \
 		-initrd "$work/initramfs.cpio" \
 		-append "console=ttyAMA0 quiet -- -r 100000 -m $trace" \
 		< /dev/null > "$work/trace-$trace.raw" 2>&1 &
 	qemu=$!
-	trap 'kill $qemu 2>/dev/null' EXIT
+	trap 'kill $qemu 2>/dev/null || true' EXIT
+	trap 'exit 143' INT TERM
 	sleep 1
 	# past the first 1000 write()s the ping-pong is running
 	TRACE_PORT=$port TRACE_SKIP=1000 TRACE_TRIPS=$boots TRACE_OUT=$work/trace-$trace.log \
