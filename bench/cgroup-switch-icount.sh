@@ -46,7 +46,8 @@ done
 
 "$TOP/scripts/deps" arm64
 "$TOP/scripts/kernel-build" -a arm64 -c icount
-"$TOP/scripts/kernel-build" -a arm64 -c icount -b
+# a trace needs only the series kernel
+[ -n "$trace" ] || "$TOP/scripts/kernel-build" -a arm64 -c icount -b
 make -s -C "$TOP" build/bench/arm64/cgroup-switch-icount
 
 work=$BUILD/bench/icount
@@ -58,15 +59,18 @@ nod /dev/console 0600 0 0 c 5 1
 file /init $BUILD/bench/arm64/cgroup-switch-icount 0755 0 0
 EOF
 
+# the guest of every run: one nanosecond of clock per instruction
+QEMU=(timeout 1800 qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1G
+      -icount shift=0,sleep=off -nographic -no-reboot)
+
 # boot KERNEL LOG ARGS - one run of the program; its lines go to LOG
 boot()
 {
-	timeout 1800 qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1G \
-		-icount shift=0,sleep=off -nographic -no-reboot \
+	"${QEMU[@]}" \
 		-kernel "$1" -initrd "$work/initramfs.cpio" \
 		-append "console=ttyAMA0 quiet -- -r $rounds $3" \
 		< /dev/null > "$2.raw" 2>&1 || true
-	tr -d '\r' < "$2.raw" | grep -E '^(icount|profile) ' > "$2" || true
+	tr -d '\r' < "$2.raw" | grep '^icount ' > "$2" || true
 	grep -q '^icount end$' "$2" ||
 		die "the guest did not finish (${1#$TOP/}); its console: ${2#$TOP/}.raw"
 }
@@ -88,8 +92,7 @@ if [ -n "$trace" ]; then
 	port=$((20000 + $$ % 20000))
 	info "tracing $trace on the series kernel, gdbstub on port $port"
 	# bounded, and killed on any exit: it must not outlive the trace
-	timeout 1800 qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1G \
-		-icount shift=0,sleep=off -nographic -no-reboot -gdb tcp:127.0.0.1:$port \
+	"${QEMU[@]}" -gdb tcp:127.0.0.1:$port \
 		-kernel "$BUILD/kbuild-arm64-icount/arch/arm64/boot/Image" \
 		-initrd "$work/initramfs.cpio" \
 		-append "console=ttyAMA0 quiet -- -r 100000 -m $trace" \
