@@ -9,7 +9,7 @@ KERNEL_IMAGE := build/kbuild-$(CONFIG)/arch/x86/boot/bzImage
 HAVE_PERFX := $(wildcard tools/perfx/Makefile)
 
 .PHONY: help deps source kernel perfx perf selftests vm run check check-host \
-	check-guest series-export series-check series-mail v4-check bench bench-dims bench-icount bench-mem bench-holds stress clean \
+	check-guest check-arm64 perfx-arm64 series-export series-check series-mail v4-check bench bench-dims bench-icount bench-mem bench-holds stress clean \
 	distclean
 
 help:
@@ -17,6 +17,7 @@ help:
 	@echo 'make source         unpack linux-source-6.12 into build/linux, apply kernel/patches'
 	@echo 'make kernel         build the guest kernel (CONFIG=debug|base|kasan, default debug)'
 	@echo 'make perfx          build tools/perfx/perfx'
+	@echo 'make perfx-arm64    cross-build it for the arm64 guest: build/perfx-arm64/perfx'
 	@echo 'make perf           build the tree'"'"'s perf (build/linux/tools/perf, BPF skeletons)'
 	@echo '                    into build/perf/perf (PERF_ARGS="VAR=VALUE ..." for its make)'
 	@echo 'make selftests      build the kselftests in selftests/'
@@ -24,6 +25,8 @@ help:
 	@echo 'make run            the main job: build everything, run the example in the guest'
 	@echo 'make check          every test: host tests, then the selftests in the guest;'
 	@echo '                    ends with "check: N passed, N failed, N skipped"'
+	@echo 'make check-arm64    only the arm64 guest'"'"'s part of make check: the selftests'
+	@echo '                    on QEMU'"'"'s emulated PMU (scripts/vm --arch arm64)'
 	@echo 'make series-export  write build/linux commits back into the series of kernel/'
 	@echo 'make series-check   checkpatch --strict and a build of every prefix of the series,'
 	@echo '                    and of the perf series without kernel/perf-fix'
@@ -81,6 +84,21 @@ run: kernel selftests perfx
 
 check: deps
 	@scripts/check -c $(CONFIG)
+
+# the arm64 guest's part of `make check`: the selftests in the arm64 guest
+# (scripts/vm --arch arm64), on QEMU's emulated Armv8 PMU, its kernel, its
+# root (scripts/guest-root) and the selftests cross-built first
+check-arm64: deps source
+	@scripts/kernel-build -a arm64 -c $(CONFIG)
+	@$(MAKE) --no-print-directory -C selftests SELFTEST_ARCH=arm64 all
+	@scripts/guest-root
+	@scripts/tests/guest-arm64.sh -c $(CONFIG)
+
+# perfx for the arm64 guest: build/perfx-arm64/perfx
+perfx-arm64: deps
+	@scripts/deps arm64
+	@$(MAKE) --no-print-directory -C tools/perfx CC=aarch64-linux-gnu-gcc \
+		OUT=$(CURDIR)/build/perfx-arm64
 
 series-export:
 	@scripts/series-export

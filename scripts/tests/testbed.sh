@@ -161,12 +161,19 @@ bad_config_option_is_named()
 	local out
 
 	mkdir -p "$tmp/configs"
-	cp "$top/kernel/configs/base.config" "$tmp/configs/"
+	cp "$top/kernel/configs/base.config" "$top/kernel/configs/base-x86_64.config" "$tmp/configs/"
 	echo CONFIG_PERFX_NO_SUCH_OPTION=y >> "$tmp/configs/base.config"
 	out=$(BUILD=$tmp/kb LINUX_SRC=$top/build/linux PERFX_CONFIGS=$tmp/configs \
 		"$top/scripts/kernel-build" -c base 2>&1) && return 1
 	echo "$out"
-	echo "$out" | grep -q 'CONFIG_PERFX_NO_SUCH_OPTION=y'
+	echo "$out" | grep -q 'CONFIG_PERFX_NO_SUCH_OPTION=y' || return 1
+	# base.config's architecture part comes with it
+	cp "$top/kernel/configs/base.config" "$tmp/configs/"
+	echo CONFIG_PERFX_NO_SUCH_X86_OPTION=y >> "$tmp/configs/base-x86_64.config"
+	out=$(BUILD=$tmp/kb LINUX_SRC=$top/build/linux PERFX_CONFIGS=$tmp/configs \
+		"$top/scripts/kernel-build" -c base 2>&1) && return 1
+	echo "$out"
+	echo "$out" | grep -q 'CONFIG_PERFX_NO_SUCH_X86_OPTION=y'
 }
 
 vm_passes_exit_status()
@@ -213,7 +220,12 @@ vm_rejects_bad_input()
 	out=$(QEMU=false "$top/scripts/vm" -c "$config" -- true 2>&1)
 	[ $? -eq 125 ] && echo "$out" | grep -q 'QEMU failed to start' || return 1
 	out=$("$top/scripts/vm" -s 3 -n 2 -- true 2>&1)
-	[ $? -eq 2 ] && echo "$out" | grep -q 'cannot be split evenly'
+	[ $? -eq 2 ] && echo "$out" | grep -q 'cannot be split evenly' || return 1
+	out=$("$top/scripts/vm" --arch sparc -- true 2>&1)
+	[ $? -eq 2 ] && echo "$out" | grep -q "expects x86_64 or arm64, not 'sparc'" || return 1
+	# named before anything is downloaded or built for it
+	out=$("$top/scripts/vm" --arch arm64 -c nosuch -- true 2>&1)
+	[ $? -eq 1 ] && echo "$out" | grep -q "build it with 'scripts/kernel-build -a arm64 -c nosuch'"
 }
 
 kernel_build_rejects_bad_input()
