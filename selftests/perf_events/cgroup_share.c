@@ -54,34 +54,13 @@ FIXTURE(share) {
 
 FIXTURE_SETUP(share)
 {
-	const char *why = cgs_unsupported();
-	int err;
+	const char *why;
 
 	self->fd = -1;
-	self->dir[0] = 0;
 	self->cpu1_online = cgs_cpu_online(1);
+	why = cgs_private_parent("perf_share", &self->mnt, self->dir);
 	if (why)
 		SKIP(return, "%s", why);
-	why = cgs_perf_event_not_on_cgroup2();
-	if (why)
-		SKIP(return, "%s", why);
-	self->mnt = cgs_cgroup2_mount();
-	if (!self->mnt)
-		SKIP(return, "no cgroup2 mount");
-
-	err = cgs_mkdir_private(self->mnt, "perf_share", self->dir);
-	if (err) {
-		self->dir[0] = 0;
-		SKIP(return, "cannot create a cgroup at %s or below this process's: %s",
-		     self->mnt, strerror(-err));
-	}
-	err = cgs_perf_event_css(self->dir);
-	if (err) {
-		cgs_rmtree(self->dir, self->mnt);
-		self->dir[0] = 0;
-		SKIP(return, "no perf_event state in a new cgroup: %s",
-		     strerror(-err));
-	}
 	self->p_id = cgs_id(self->dir);
 	self->a_id = cgs_mkdir(self->dir, "A", self->a);
 	self->a1_id = cgs_mkdir(self->a, "A1", self->a1);

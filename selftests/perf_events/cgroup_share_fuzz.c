@@ -413,17 +413,16 @@ FIXTURE_TEARDOWN(fuzz)
 
 TEST_F_TIMEOUT(fuzz, run, FUZZ_TIMEOUT)
 {
-	const char *why = cgs_unsupported(), *mnt = cgs_cgroup2_mount();
-	const char *env = getenv("CGS_FUZZ_SECONDS");
-	int seconds = env ? atoi(env) : 5, i, nthreads = 0, cgfd, err;
+	const char *env = getenv("CGS_FUZZ_SECONDS"), *why, *mnt;
+	int seconds = env ? atoi(env) : 5, i, nthreads = 0, cgfd;
 	pthread_t threads[NR_THREADS + 2];
 	long total = 0;
 	char name[16];
 
+	/* as the share fixture: else every attach of a new cgroup is ENODEV */
+	why = cgs_private_parent("perf_fuzz", &mnt, fz.dir);
 	if (why)
 		SKIP(return, "%s", why);
-	if (!mnt)
-		SKIP(return, "no cgroup2 mount");
 	if (seconds < 1 || seconds > FUZZ_MAX)
 		seconds = seconds < 1 ? 1 : FUZZ_MAX;
 	fz.ncpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -431,16 +430,6 @@ TEST_F_TIMEOUT(fuzz, run, FUZZ_TIMEOUT)
 	fz.unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, fz.unmapped);
 	ASSERT_EQ(0, munmap(fz.unmapped, 4096));
-	err = cgs_mkdir_private(mnt, "perf_fuzz", fz.dir);
-	if (err)
-		SKIP(return, "cannot create a cgroup at %s or below this process's: %s",
-		     mnt, strerror(-err));
-	/* as the share fixture: else every attach of a new cgroup is ENODEV */
-	err = cgs_perf_event_css(fz.dir);
-	if (err) {
-		cgs_rmtree(fz.dir, mnt);
-		SKIP(return, "no perf_event state in a new cgroup: %s", strerror(-err));
-	}
 	for (i = 0; i < NR_CG; i++) {
 		snprintf(name, sizeof(name), "cg%d", i);
 		fz.id[i] = cgs_mkdir(fz.dir, name, fz.cg[i]);

@@ -80,31 +80,13 @@ static bool hw_near(__u64 count, __u64 ref)
 
 FIXTURE_SETUP(hw)
 {
-	const char *why = cgs_unsupported();
-	int err;
+	const char *why = hw_missing();
 
 	self->dir[0] = 0;
 	if (!why)
-		why = cgs_perf_event_not_on_cgroup2();
-	if (!why)
-		why = hw_missing();
+		why = cgs_private_parent("perf_share_hw", &self->mnt, self->dir);
 	if (why)
 		SKIP(return, "%s", why);
-	self->mnt = cgs_cgroup2_mount();
-	if (!self->mnt)
-		SKIP(return, "no cgroup2 mount");
-	err = cgs_mkdir_private(self->mnt, "perf_share_hw", self->dir);
-	if (err) {
-		self->dir[0] = 0;
-		SKIP(return, "cannot create a cgroup at %s or below this process's: %s",
-		     self->mnt, strerror(-err));
-	}
-	err = cgs_perf_event_css(self->dir);
-	if (err) {
-		cgs_rmtree(self->dir, self->mnt);
-		self->dir[0] = 0;
-		SKIP(return, "no perf_event state in a new cgroup: %s", strerror(-err));
-	}
 	self->p_id = cgs_id(self->dir);
 	self->a_id = cgs_mkdir(self->dir, "A", self->a);
 	self->b_id = cgs_mkdir(self->dir, "B", self->b);

@@ -197,32 +197,21 @@ FIXTURE_TEARDOWN(stress)
 
 static void run_stress(struct __test_metadata *_metadata)
 {
-	const char *why = cgs_unsupported(), *mnt = cgs_cgroup2_mount();
-	const char *env = getenv("CGS_STRESS_SECONDS");
-	int seconds = env ? atoi(env) : 10, i, nthreads = 0, err;
+	const char *env = getenv("CGS_STRESS_SECONDS"), *why, *mnt;
+	int seconds = env ? atoi(env) : 10, i, nthreads = 0;
 	char name[16], parent[PATH_MAX];
 	pthread_t threads[8];
 
+	/* as the share fixture: else every attach would be ENODEV */
+	why = cgs_private_parent("perf_stress", &mnt, st.dir);
 	if (why)
 		SKIP(return, "%s", why);
-	if (!mnt)
-		SKIP(return, "no cgroup2 mount");
 	if (seconds < 1 || seconds > STRESS_MAX)
 		seconds = seconds < 1 ? 1 : STRESS_MAX;
 
 	st.ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (st.ncpus > 4)
 		st.ncpus = 4;
-	err = cgs_mkdir_private(mnt, "perf_stress", st.dir);
-	if (err)
-		SKIP(return, "cannot create a cgroup at %s or below this process's: %s",
-		     mnt, strerror(-err));
-	/* as the share fixture: else every attach would be ENODEV */
-	err = cgs_perf_event_css(st.dir);
-	if (err) {
-		cgs_rmtree(st.dir, mnt);
-		SKIP(return, "no perf_event state in a new cgroup: %s", strerror(-err));
-	}
 	for (i = 0; i < NR_CG; i++) {
 		snprintf(name, sizeof(name), "cg%d", i);
 		/* a two-level hierarchy: cg4..cg7 live in cg0..cg3 */

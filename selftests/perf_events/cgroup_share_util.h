@@ -425,6 +425,48 @@ static inline void cgs_rmtree(const char *dir, const char *park)
 		usleep(10000);
 }
 
+/*
+ * A cgroup of the test's own to make its cgroups in, @prefix.PID into
+ * @dir (PATH_MAX; see cgs_mkdir_private()), once the ioctls, perf_event
+ * on cgroup2 and a cgroup2 mount are there: NULL, with the mount in
+ * *@mnt, or why the test must skip, with @dir empty.  The cgroups made in
+ * @dir get perf_event state of their own.
+ */
+static inline const char *cgs_private_parent(const char *prefix,
+					     const char **mnt, char *dir)
+{
+	/* the size of the harness's reason for a SKIP */
+	static char why[1024];
+	const char *reason = cgs_unsupported();
+	int err;
+
+	dir[0] = 0;
+	if (!reason)
+		reason = cgs_perf_event_not_on_cgroup2();
+	if (reason)
+		return reason;
+	*mnt = cgs_cgroup2_mount();
+	if (!*mnt)
+		return "no cgroup2 mount";
+	err = cgs_mkdir_private(*mnt, prefix, dir);
+	if (err) {
+		dir[0] = 0;
+		snprintf(why, sizeof(why),
+			 "cannot create a cgroup at %s or below this process's: %s",
+			 *mnt, strerror(-err));
+		return why;
+	}
+	err = cgs_perf_event_css(dir);
+	if (err) {
+		cgs_rmtree(dir, *mnt);
+		dir[0] = 0;
+		snprintf(why, sizeof(why), "no perf_event state in a new cgroup: %s",
+			 strerror(-err));
+		return why;
+	}
+	return NULL;
+}
+
 /* fork a child directly into the cgroup open as @cgfd (clone3) */
 static inline pid_t cgs_fork_into(int cgfd)
 {
