@@ -26,7 +26,8 @@ help:
 	@echo 'make check          every test: host tests, then the selftests in the guest;'
 	@echo '                    ends with "check: N passed, N failed, N skipped"'
 	@echo 'make check-arm64    only the arm64 guest'"'"'s part of make check: the selftests'
-	@echo '                    on QEMU'"'"'s emulated PMU (scripts/vm --arch arm64)'
+	@echo '                    and perfx against perf on QEMU'"'"'s emulated PMU'
+	@echo '                    (scripts/vm --arch arm64 --icount shift=3)'
 	@echo 'make series-export  write build/linux commits back into the series of kernel/'
 	@echo 'make series-check   checkpatch --strict and a build of every prefix of the series,'
 	@echo '                    and of the perf series without kernel/perf-fix'
@@ -42,7 +43,8 @@ help:
 	@echo '                    1, 4, 16 levels of counted cgroups (bench/README.md)'
 	@echo 'make bench-icount   the cost of a cgroup switch in instructions: arm64'
 	@echo '                    kernels with and without the series under qemu -icount,'
-	@echo '                    and a round trip traced instruction by instruction'
+	@echo '                    perfx'"'"'s BPF mode beside them in the arm64 guest, and a'
+	@echo '                    round trip traced instruction by instruction'
 	@echo 'make bench-mem      kernel memory of 8 events x K cgroups on every CPU of the'
 	@echo '                    debug guest, K = 1000 and 65536 (bench/README.md)'
 	@echo 'make bench-holds    how long the series holds a CPU context lock at 65536'
@@ -85,13 +87,17 @@ run: kernel selftests perfx
 check: deps
 	@scripts/check -c $(CONFIG)
 
-# the arm64 guest's part of `make check`: the selftests in the arm64 guest
-# (scripts/vm --arch arm64), on QEMU's emulated Armv8 PMU, its kernel, its
-# root (scripts/guest-root) and the selftests cross-built first
+# the arm64 guest's part of `make check`: the selftests and perfx's
+# hardware-event tests in the arm64 guest (scripts/vm --arch arm64), on
+# QEMU's emulated Armv8 PMU, and the series' perf against perf 6.1 and
+# perfx; its kernel, its root (scripts/guest-root), the selftests, perfx
+# and perf cross-built first
 check-arm64: deps source
 	@scripts/kernel-build -a arm64 -c $(CONFIG)
 	@$(MAKE) --no-print-directory -C selftests SELFTEST_ARCH=arm64 all
 	@scripts/guest-root
+	@$(MAKE) --no-print-directory perfx-arm64
+	@scripts/perf-build -m -a arm64
 	@scripts/tests/guest-arm64.sh -c $(CONFIG)
 
 # perfx for the arm64 guest: build/perfx-arm64/perfx
@@ -172,11 +178,13 @@ build/bench/arm64/cgroup-switch-icount: $(ICOUNT_DEPS)
 		-o $@ $(ICOUNT_SRC)
 
 # the cost of a cgroup switch in instructions: arm64 kernels with and
-# without the series under qemu -icount, and where a round trip's
+# without the series under qemu -icount, perfx's BPF mode beside the
+# kernel's modes in the full arm64 guest, and where a round trip's
 # instructions go with plain counting and with the shared event
 # (bench/cgroup-switch-icount.sh)
 bench-icount:
 	@bench/cgroup-switch-icount.sh -o bench/results/icount-arm64-latest.md
+	@bench/cgroup-switch-icount.sh -B -o bench/results/icount-bpf-arm64-latest.md
 	@for mode in plain shared; do \
 		bench/cgroup-switch-icount.sh -t $$mode \
 			-o bench/results/icount-trace-$$mode-latest.md || exit 1; \

@@ -23,12 +23,14 @@
 #     says;
 #  4. tools/perf/tests/shell/stat_cgroup_share.sh, the series' perf test,
 #     passes with it.
+# PERFX names the perfx to compare (default tools/perfx/perfx; the arm64
+# guest's is build/perfx-arm64/perfx, with build/perf-min-arm64/perf).
 # Ends with "perf-intree: N passed, N failed, N skipped".
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 PERF=${1:-$top/build/perf-min/perf}
-PERFX=$top/tools/perfx/perfx
+PERFX=${PERFX:-$top/tools/perfx/perfx}
 COUNT_FDS=$top/tools/perfx/tests/guest/count-fds.sh
 SHELL_TEST=$top/build/linux/tools/perf/tests/shell/stat_cgroup_share.sh
 EVENTS=task-clock,context-switches,cpu-clock

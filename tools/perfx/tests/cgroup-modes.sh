@@ -41,6 +41,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/tap.sh"
+. "$here/cgroup-workload.sh"
 tap_init cgroup-modes
 PERFX=${PERFX:?}
 EVENTS=task-clock,cpu-clock,context-switches,cgroup-switches
@@ -51,13 +52,6 @@ work=$(mktemp -d)
 pids=()
 mnt=
 pfx=perfx-modes-$$
-
-stop_workload()
-{
-	[ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2> /dev/null
-	wait 2> /dev/null
-	pids=()
-}
 
 finish()
 {
@@ -95,54 +89,6 @@ echo "# a pipe round trip takes $rtt usec here (median of 5)"
 
 tap_diag() { sed 's/^/#   /' "$work"/out.* 2> /dev/null; }
 
-# busy - a busy loop, waiting in Z
-busy()
-{
-	sh -c "echo \$\$ > $mnt/$pfx-Z/cgroup.procs && exec sh -c 'while :; do :; done'" &
-	pids+=($!)
-}
-
-# sleeper - a task waking every 10 ms, waiting in Z (bash's read times out
-# on a fifo nobody writes: no fork, no interpreter to start)
-sleeper()
-{
-	[ -p "$work/fifo" ] || mkfifo "$work/fifo"
-	bash -c "echo \$\$ > $mnt/$pfx-Z/cgroup.procs && exec 3<> $work/fifo &&
-		while :; do read -t 0.01 -u 3; done" &
-	pids+=($!)
-}
-
-# move_to PID CGROUP - move a task while it is stopped (and off its CPU)
-move_to()
-{
-	local st=R i=0
-
-	kill -STOP "$1"
-	while [ "$st" != T ] && [ $((i++)) -lt 200 ]; do
-		read -r _ _ st _ < "/proc/$1/stat"
-		[ "$st" = T ] || sleep 0.005
-	done
-	# stopped is set just before it switches out: let it
-	sleep 0.01
-	echo "$1" > "$mnt/$2/cgroup.procs"
-	kill -CONT "$1"
-}
-
-# into CGROUP... - move the workloads into the CGROUPs, in order, for 0.8 s
-into()
-{
-	local i=0 cg
-
-	for cg in "$@"; do
-		move_to "${pids[i]}" "$cg"
-		i=$((i + 1))
-	done
-	sleep 0.8
-	for i in "${!pids[@]}"; do
-		move_to "${pids[i]}" "$pfx-Z"
-	done
-}
-
 # count CGROUPS CMD... - every mode counts CGROUPS at the same time into
 # out.MODE; CMD runs once every window is open, the windows close after it
 count()
@@ -175,20 +121,6 @@ val()
 {
 	awk -F, -v e="$2" -v c="$3" -v f="${4:-1}" '$3 == e && $4 == c { print $f }' \
 		"$work/out.$1"
-}
-
-# near A B REL ABS - |A - B| <= REL * max(A, B) + ABS
-near()
-{
-	awk -v a="$1" -v b="$2" -v r="$3" -v x="$4" 'BEGIN { if (a == "" || b == "") exit 1
-		d = a > b ? a - b : b - a; m = a > b ? a : b; exit !(d <= r * m + x) }'
-}
-
-# not_above A B REL ABS - A <= B + REL * B + ABS
-not_above()
-{
-	awk -v a="$1" -v b="$2" -v r="$3" -v x="$4" 'BEGIN { if (a == "" || b == "") exit 1
-		exit !(a <= b + r * b + x) }'
 }
 
 # missed - the cgroup switches BPF mode (run with -v) says it missed (""
