@@ -2,9 +2,10 @@
 # cgroup-switch-icount.awk - the table of bench/cgroup-switch-icount.sh.
 #
 # Input: the "icount MODE E K DEPTH NS" lines of every boot, one file per
-# boot named KERNEL-N.log (KERNEL: series or base).  Output: a markdown
-# table with a column per boot, the ratios the series is judged by, and
-# the largest difference between two boots of one kernel.
+# boot named KERNEL-N.log (KERNEL: series or base; with -v kernels=1, the
+# series only).  Output: a markdown table with a column per boot, the
+# ratios the series is judged by, and the largest difference between two
+# boots of one kernel.
 
 function key_name(k,	f) {
 	split(k, f, SUBSEP)
@@ -34,7 +35,12 @@ function ratio(a, b) {
 	return a < 0 || b <= 0 ? "-" : sprintf("%.2fx", a / b)
 }
 
-$1 == "icount" && $2 ~ /^(nothing|plain|cgroup|shared)$/ && NF >= 6 {
+BEGIN {
+	if (!kernels)
+		kernels = 2
+}
+
+$1 == "icount" && $2 ~ /^(nothing|plain|cgroup|shared|bpf)$/ && NF >= 6 {
 	n = split(FILENAME, path, "/")
 	split(path[n], kb, /[-.]/)
 	k = $2 SUBSEP $3 SUBSEP $4 SUBSEP $5
@@ -56,33 +62,34 @@ $1 == "icount" && $2 ~ /^(nothing|plain|cgroup|shared)$/ && NF >= 6 {
 END {
 	head = "| mode | E | K | depth |"
 	rule = "|---|---|---|---|"
-	for (kern = 1; kern <= 2; kern++)
+	for (kern = 1; kern <= kernels; kern++)
 		for (b = 1; b <= boots; b++) {
 			head = head " " (kern == 1 ? "series" : "base") " " b " |"
 			rule = rule "---:|"
 		}
-	print head " series / base | x plain |"
-	print rule "---:|---:|"
+	print head (kernels == 2 ? " series / base |" : "") " x plain |"
+	print rule (kernels == 2 ? "---:|" : "") "---:|"
 	for (i = 1; i <= nkeys; i++) {
 		k = order[i]
 		split(k, f, SUBSEP)
 		line = "| " key_name(k) " |"
-		for (kern = 1; kern <= 2; kern++)
+		for (kern = 1; kern <= kernels; kern++)
 			for (b = 1; b <= boots; b++) {
 				kname = kern == 1 ? "series" : "base"
 				line = line " " fmt((kname, b, k) in ns ? ns[kname, b, k] : -1) " |"
 			}
 		s = mean("series", k)
 		p = mean("series", group_key(k, "plain"))
-		line = line " " ratio(s, mean("base", k)) " | " \
-		       (f[1] == "nothing" || f[1] == "plain" ? "-" : ratio(s, p)) " |"
+		if (kernels == 2)
+			line = line " " ratio(s, mean("base", k)) " |"
+		line = line " " (f[1] == "nothing" || f[1] == "plain" ? "-" : ratio(s, p)) " |"
 		print line
 	}
 
 	# what the benchmark resolves: the largest spread between boots
 	worst = 0
 	for (i = 1; i <= nkeys; i++)
-		for (kern = 1; kern <= 2; kern++) {
+		for (kern = 1; kern <= kernels; kern++) {
 			kname = kern == 1 ? "series" : "base"
 			lo = -1; hi = -1
 			for (b = 1; b <= boots; b++) {
@@ -105,11 +112,11 @@ END {
 	for (i = 1; i <= nkeys; i++) {
 		k = order[i]
 		split(k, f, SUBSEP)
-		if (f[1] != "shared")
+		if (f[1] != "shared" && f[1] != "bpf")
 			continue
 		ck = group_key(k, "cgroup")
-		printf "E = %d, K = %d, depth %d: cgroup events / shared %s\n", f[2], f[3], f[4],
-		       ratio(mean("series", ck), mean("series", k))
+		printf "E = %d, K = %d, depth %d: cgroup events / %s %s\n", f[2], f[3], f[4],
+		       f[1], ratio(mean("series", ck), mean("series", k))
 	}
 	for (i = 1; i <= nkeys; i++)
 		if (order[i] in why)

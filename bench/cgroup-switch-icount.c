@@ -23,6 +23,11 @@
  *   shared   E CPU-wide events per CPU, each with every counted cgroup
  *            attached (PERF_EVENT_IOC_ATTACH_CGROUP); "-" where the kernel
  *            has no such ioctl
+ *   bpf      with -p PERFX only: perfx stat -a --cgroup-mode bpf
+ *            --for-each-cgroup of the counted cgroups with the E events,
+ *            its BPF program reading them at every cgroup switch; the
+ *            bench is its workload (-W), which starts the ping-pong once
+ *            perfx counts, and stops it when the ping-pong is over
  * The counted cgroups are c0..c<K-1> under a chain l1/../l<DEPTH-1> of the
  * bench's cgroup, and the chain's cgroups: they occupy DEPTH levels.  The
  * two tasks of the ping-pong are forked into c0 and c1 (made uncounted
@@ -32,10 +37,12 @@
  * timed.  After the run, each counting mode must have counted c0's time
  * on CPU 0, or the figure is reported as an error.
  *
- * Usage: cgroup-switch-icount [-r ROUNDS] [-q] [-m MODE]
+ * Usage: cgroup-switch-icount [-r ROUNDS] [-q | -k] [-m MODE] [-p PERFX]
  *   -r  round trips per figure (3000)
  *   -q  only K = 200 at 8 events and depth 1 (a quick check)
+ *   -k  only 8 events at depth 1, K = 1, 10, 200 and 1000
  *   -m  only MODE at K = 200, 8 events and depth 1 (for bench/switch-trace.py)
+ *   -p  perfx, for the bpf mode (a running system's: it is not an init)
  * Output: "icount MODE E K DEPTH NS_PER_ROUND_TRIP" per figure, or
  * "icount MODE E K DEPTH - REASON" where the mode cannot run.
  */
@@ -59,16 +66,23 @@
  */
 #define SETTLE_US	3000000
 
-static const __u64 sw_events[] = {
-	PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_TASK_CLOCK,
-	PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS,
-	PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_PAGE_FAULTS_MIN,
-	PERF_COUNT_SW_PAGE_FAULTS_MAJ, PERF_COUNT_SW_ALIGNMENT_FAULTS,
+static const struct {
+	__u64 config;
+	const char *name;	/* perf's, for perfx in the bpf mode */
+} sw_events[] = {
+	{ PERF_COUNT_SW_CPU_CLOCK, "cpu-clock" },
+	{ PERF_COUNT_SW_TASK_CLOCK, "task-clock" },
+	{ PERF_COUNT_SW_CONTEXT_SWITCHES, "context-switches" },
+	{ PERF_COUNT_SW_CPU_MIGRATIONS, "cpu-migrations" },
+	{ PERF_COUNT_SW_PAGE_FAULTS, "page-faults" },
+	{ PERF_COUNT_SW_PAGE_FAULTS_MIN, "minor-faults" },
+	{ PERF_COUNT_SW_PAGE_FAULTS_MAJ, "major-faults" },
+	{ PERF_COUNT_SW_ALIGNMENT_FAULTS, "alignment-faults" },
 };
 
-enum mode { MODE_NOTHING, MODE_PLAIN, MODE_CGROUP, MODE_SHARED };
+enum mode { MODE_NOTHING, MODE_PLAIN, MODE_CGROUP, MODE_SHARED, MODE_BPF };
 
-static const char *const mode_names[] = { "nothing", "plain", "cgroup", "shared" };
+static const char *const mode_names[] = { "nothing", "plain", "cgroup", "shared", "bpf" };
 
 /*
  * The cgroups of one K and depth: their ids and dir fds, the counted ones
@@ -82,43 +96,64 @@ struct tree {
 	unsigned int task[2];	/* the ping-pong's: c0 and c1 */
 	__u64 *ids;
 	int *dirfds;
+	char **names;		/* below the cgroup2 mount, for perfx */
 };
 
-/* the counting fds of one mode, and which of them counts c0 on CPU 0 */
+/*
+ * The counting fds of one mode, and which of them counts c0 on CPU 0; in
+ * the bpf mode, perfx: its pid, the pipe its workload holds until the
+ * ping-pong is over, and its output
+ */
 struct counting {
 	int *fds;
 	unsigned int nr;
 	int probe;
+	pid_t perfx;
+	int hold;
+	int out;
 };
 
 static int ncpus;
 static char bench_dir[PATH_MAX];
+static const char *cg_mount = CG_MOUNT;
+static const char *perfx_path;
+static const char *self_path;
 
 static void tree__destroy(struct tree *t)
 {
-	for (unsigned int i = 0; i < t->nr; i++)
+	for (unsigned int i = 0; i < t->nr; i++) {
 		if (t->dirfds[i] >= 0)
 			close(t->dirfds[i]);
+		free(t->names[i]);
+	}
 	if (t->top[0])
 		cgs_rmtree(t->top, bench_dir);
 	free(t->ids);
 	free(t->dirfds);
+	free(t->names);
 	memset(t, 0, sizeof(*t));
+}
+
+/* the cgroup at @path as the next of @t; its id taken by the caller */
+static int tree__take(struct tree *t, const char *path)
+{
+	unsigned int i = t->nr;
+
+	t->dirfds[i] = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->dirfds[i] < 0)
+		return -errno;
+	t->nr++;
+	t->names[i] = strdup(path + strlen(cg_mount));
+	return t->names[i] ? 0 : -ENOMEM;
 }
 
 static int tree__add(struct tree *t, const char *parent, const char *name,
 		     char *path)
 {
-	unsigned int i = t->nr;
-
-	t->ids[i] = cgs_mkdir(parent, name, path);
-	if (!t->ids[i])
+	t->ids[t->nr] = cgs_mkdir(parent, name, path);
+	if (!t->ids[t->nr])
 		return -errno;
-	t->dirfds[i] = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (t->dirfds[i] < 0)
-		return -errno;
-	t->nr++;
-	return 0;
+	return tree__take(t, path);
 }
 
 static int tree__create(struct tree *t, unsigned int k, unsigned int depth)
@@ -130,7 +165,8 @@ static int tree__create(struct tree *t, unsigned int k, unsigned int depth)
 	memset(t, 0, sizeof(*t));
 	t->ids = calloc(size, sizeof(*t->ids));
 	t->dirfds = malloc(size * sizeof(*t->dirfds));
-	if (!t->ids || !t->dirfds)
+	t->names = calloc(size, sizeof(*t->names));
+	if (!t->ids || !t->dirfds || !t->names)
 		goto out_err;
 	memset(t->dirfds, -1, size * sizeof(*t->dirfds));
 	if (snprintf(t->top, sizeof(t->top), "%s/k%u-d%u", bench_dir, k, depth) >=
@@ -164,12 +200,9 @@ static int tree__create(struct tree *t, unsigned int k, unsigned int depth)
 	/* the chain, counted as well: cgs_id() of each level */
 	while (strcmp(parent, t->top)) {
 		t->ids[t->nr] = cgs_id(parent);
-		t->dirfds[t->nr] = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (!t->ids[t->nr] || t->dirfds[t->nr] < 0) {
-			err = -errno;
+		err = t->ids[t->nr] ? tree__take(t, parent) : -errno;
+		if (err)
 			goto out_err;
-		}
-		t->nr++;
 		*strrchr(parent, '/') = 0;
 	}
 	t->counted = t->nr;
@@ -189,12 +222,32 @@ out_err:
 	return err;
 }
 
+/* perfx's pid, if it runs, after it was told to stop; 0 or -errno */
+static int counting__stop(struct counting *c)
+{
+	int status;
+
+	if (c->hold >= 0)
+		close(c->hold);
+	c->hold = -1;
+	if (c->perfx <= 0)
+		return 0;
+	if (waitpid(c->perfx, &status, 0) != c->perfx)
+		return -errno;
+	c->perfx = 0;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -ECHILD;
+}
+
 static void counting__close(struct counting *c)
 {
+	counting__stop(c);
+	if (c->out >= 0)
+		close(c->out);
 	for (unsigned int i = 0; i < c->nr; i++)
 		close(c->fds[i]);
 	free(c->fds);
 	memset(c, 0, sizeof(*c));
+	c->hold = c->out = -1;
 }
 
 static int counting__add(struct counting *c, int fd)
@@ -210,10 +263,81 @@ static int open_event(unsigned int e, int pid, int cpu, unsigned long flags)
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
 		.size = sizeof(attr),
-		.config = sw_events[e % ARRAY_SIZE(sw_events)],
+		.config = sw_events[e % ARRAY_SIZE(sw_events)].config,
 	};
 
 	return cgs_perf_open(&attr, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
+}
+
+/* @nr strings joined by commas, @item(@i) each: malloc()ed, or NULL */
+static char *join(unsigned int nr, const char *(*item)(const void *, unsigned int),
+		  const void *arg)
+{
+	size_t len = 1;
+	char *s;
+
+	for (unsigned int i = 0; i < nr; i++)
+		len += strlen(item(arg, i)) + 1;
+	s = calloc(1, len);
+	for (unsigned int i = 0; s && i < nr; i++) {
+		strcat(s, item(arg, i));
+		if (i + 1 < nr)
+			strcat(s, ",");
+	}
+	return s;
+}
+
+static const char *event_name(const void *arg, unsigned int i)
+{
+	return sw_events[i % ARRAY_SIZE(sw_events)].name;
+}
+
+static const char *cgroup_name(const void *arg, unsigned int i)
+{
+	return ((const struct tree *)arg)->names[i];
+}
+
+/*
+ * perfx stat in BPF mode, counting @nev events of @t's counted cgroups,
+ * its output to c->out; returns once it counts (its workload, this
+ * program with -W, said so), 0 or -errno
+ */
+static int counting__start_perfx(struct counting *c, unsigned int nev,
+				 const struct tree *t)
+{
+	char *events = join(nev, event_name, NULL);
+	char *cgroups = join(t->counted, cgroup_name, t);
+	int ready[2] = { -1, -1 }, hold[2] = { -1, -1 }, err = 0;
+	char byte;
+
+	c->out = memfd_create("perfx-output", MFD_CLOEXEC);
+	if (!events || !cgroups)
+		err = -ENOMEM;
+	else if (c->out < 0 || pipe2(ready, O_CLOEXEC) || pipe2(hold, O_CLOEXEC))
+		err = -errno;
+	else if ((c->perfx = fork()) < 0)
+		err = -errno;
+	if (c->perfx == 0) {
+		/* dup2() leaves the new fds open across exec */
+		if (dup2(hold[0], 0) == 0 && dup2(ready[1], 3) == 3 && dup2(c->out, 2) == 2)
+			execl(perfx_path, perfx_path, "stat", "-a", "-x,", "--cgroup-mode", "bpf",
+			      "--for-each-cgroup", cgroups, "-e", events, "--", self_path, "-W",
+			      (char *)NULL);
+		_exit(127);
+	}
+	c->hold = hold[1];
+	hold[1] = -1;
+	if (!err && read(ready[0], &byte, 1) != 1)
+		err = -EPIPE;	/* perfx failed: its output says why */
+	for (int i = 0; i < 2; i++) {
+		if (ready[i] >= 0)
+			close(ready[i]);
+		if (hold[i] >= 0)
+			close(hold[i]);
+	}
+	free(cgroups);
+	free(events);
+	return err;
 }
 
 /*
@@ -228,8 +352,15 @@ static int counting__open(struct counting *c, enum mode mode, unsigned int nev,
 
 	memset(c, 0, sizeof(*c));
 	c->probe = -1;
+	c->hold = c->out = -1;
 	if (mode == MODE_NOTHING)
 		return 0;
+	if (mode == MODE_BPF) {
+		err = counting__start_perfx(c, nev, t);
+		if (err)
+			counting__stop(c);
+		return err;
+	}
 	c->fds = malloc((size_t)ncpus * nev * per_cpu * sizeof(*c->fds));
 	if (!c->fds)
 		return -ENOMEM;
@@ -252,12 +383,47 @@ static int counting__open(struct counting *c, enum mode mode, unsigned int nev,
 	return err;
 }
 
+/* c0's cpu-clock in perfx's -x, output (once it stopped), or -1 */
+static long long counting__perfx_probe(const struct counting *c, const struct tree *t)
+{
+	char line[512], want[PATH_MAX + 32];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(want, sizeof(want), ",cpu-clock,%s,", t->names[0]);
+	f = fdopen(dup(c->out), "r");
+	if (!f)
+		return -1;
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, want))
+			v = strtod(line, NULL) * 1e6;	/* msec */
+	fclose(f);
+	return v;
+}
+
+/* perfx's output, on stderr: why it gave no figure */
+static void counting__show_perfx(const struct counting *c)
+{
+	char line[512];
+	FILE *f = c->out >= 0 ? fdopen(dup(c->out), "r") : NULL;
+
+	if (!f)
+		return;
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		fprintf(stderr, "perfx: %s", line);
+	fclose(f);
+}
+
 /* c0's count of the probe event after the run, or -1 */
-static long long counting__probe(const struct counting *c, const struct tree *t,
+static long long counting__probe(struct counting *c, const struct tree *t,
 				 enum mode mode)
 {
 	long long v;
 
+	if (mode == MODE_BPF)
+		return counting__stop(c) ? -1 : counting__perfx_probe(c, t);
 	if (mode == MODE_SHARED)
 		return cgs_count(c->fds[c->probe], t->ids[0]);
 	if (read(c->fds[c->probe], &v, sizeof(v)) != sizeof(v))
@@ -356,6 +522,9 @@ static void figure(enum mode mode, unsigned int nev, unsigned int k,
 	if (err) {
 		printf("icount %s %u %u %u - open: %s\n", name, nev, k, depth,
 		       strerror(-err));
+		if (mode == MODE_BPF)
+			counting__show_perfx(&c);
+		counting__close(&c);
 		goto out_tree;
 	}
 	usleep(SETTLE_US);
@@ -363,8 +532,11 @@ static void figure(enum mode mode, unsigned int nev, unsigned int k,
 	if (ns < 0)
 		printf("icount %s %u %u %u - ping-pong: %s\n", name, nev, k, depth,
 		       strerror(-ns));
-	else if (mode != MODE_NOTHING && counting__probe(&c, &t, mode) <= 0)
+	else if (mode != MODE_NOTHING && counting__probe(&c, &t, mode) <= 0) {
 		printf("icount %s %u %u %u - c0 counted nothing\n", name, nev, k, depth);
+		if (mode == MODE_BPF)
+			counting__show_perfx(&c);
+	}
 	else
 		printf("icount %s %u %u %u %lld\n", name, nev, k, depth, ns);
 	fflush(stdout);
@@ -381,7 +553,7 @@ out_tree:
 static void figures(unsigned int nev, unsigned int k, unsigned int depth,
 		    int rounds)
 {
-	for (enum mode m = MODE_NOTHING; m <= MODE_SHARED; m++)
+	for (enum mode m = MODE_NOTHING; m <= (perfx_path ? MODE_BPF : MODE_SHARED); m++)
 		figure(m, nev, k, depth, rounds);
 }
 
@@ -410,15 +582,31 @@ static int as_init(void)
 	return mkdir(bench_dir, 0755);
 }
 
+/*
+ * -W: perfx's workload in the bpf mode: say that perfx counts (fd 3), and
+ * wait until the bench closes standard input
+ */
+static int hold_while_counted(void)
+{
+	char byte = 'r';
+
+	if (write(3, &byte, 1) != 1)
+		return 1;
+	close(3);
+	while (read(0, &byte, 1) > 0)
+		;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const unsigned int ks[] = { 1, 10, 200, 1000 };
 	static const unsigned int nevs[] = { 1, 32 };
 	static const unsigned int depths[] = { 4, 16 };
-	bool init = getpid() == 1, quick = false;
+	bool init = getpid() == 1, quick = false, k_only = false;
 	int opt, rounds = 3000, only = -1;
 
-	while ((opt = getopt(argc, argv, "r:qm:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:qkm:p:W")) != -1) {
 		switch (opt) {
 		case 'r':
 			rounds = atoi(optarg);
@@ -426,18 +614,32 @@ int main(int argc, char **argv)
 		case 'q':
 			quick = true;
 			break;
+		case 'k':
+			k_only = true;
+			break;
+		case 'p':
+			perfx_path = optarg;
+			break;
+		case 'W':
+			return hold_while_counted();
 		case 'm':
-			for (int m = MODE_NOTHING; m <= MODE_SHARED; m++)
+			for (int m = MODE_NOTHING; m <= MODE_BPF; m++)
 				if (!strcmp(optarg, mode_names[m]))
 					only = m;
 			if (only >= 0)
 				break;
 			/* fall through */
 		default:
-			fprintf(stderr, "usage: %s [-r ROUNDS] [-q] [-m nothing|plain|cgroup|shared]\n",
+			fprintf(stderr, "usage: %s [-r ROUNDS] [-q | -k] [-m nothing|plain|cgroup|shared|bpf] [-p PERFX]\n",
 				argv[0]);
 			return 2;
 		}
+	}
+	self_path = realpath(argv[0], NULL);
+	if ((perfx_path || only == MODE_BPF) && (init || !perfx_path || !self_path)) {
+		fprintf(stderr, "%s: the bpf mode needs -p PERFX, a running system, and its own path\n",
+			argv[0]);
+		return 2;
 	}
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (rounds < 10 || ncpus < 1 || ncpus > NCPUS_MAX) {
@@ -446,8 +648,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	raise_nofile();
-	if (init ? as_init() : cgs_mkdir_private(cgs_cgroup2_mount() ?: "/sys/fs/cgroup",
-						  "icount", bench_dir)) {
+	if (!init)
+		cg_mount = cgs_cgroup2_mount() ?: "/sys/fs/cgroup";
+	if (init ? as_init() : cgs_mkdir_private(cg_mount, "icount", bench_dir)) {
 		perror("cgroup for the bench");
 		return 1;
 	}
@@ -457,6 +660,9 @@ int main(int argc, char **argv)
 		figure(only, 8, 200, 1, rounds);
 	} else if (quick) {
 		figures(8, 200, 1, rounds);
+	} else if (k_only) {
+		for (unsigned int i = 0; i < ARRAY_SIZE(ks); i++)
+			figures(8, ks[i], 1, rounds);
 	} else {
 		for (unsigned int i = 0; i < ARRAY_SIZE(ks); i++)
 			figures(8, ks[i], 1, rounds);
@@ -467,7 +673,7 @@ int main(int argc, char **argv)
 	}
 	printf("icount end\n");
 	fflush(stdout);
-	cgs_rmtree(bench_dir, init ? CG_MOUNT : cgs_cgroup2_mount());
+	cgs_rmtree(bench_dir, cg_mount);
 	if (init) {
 		sync();
 		reboot(RB_POWER_OFF);

@@ -4,6 +4,7 @@
 #
 #   bench/cgroup-switch-icount.sh [-n BOOTS] [-r ROUNDS] [-q] [-o RESULT.md]
 #   bench/cgroup-switch-icount.sh -t MODE [-n TRIPS] [-o RESULT.md]
+#   bench/cgroup-switch-icount.sh -B [-n BOOTS] [-r ROUNDS] [-o RESULT.md]
 #
 # Cross-builds two arm64 kernels with the icount config (scripts/kernel-build
 # -a arm64 -c icount): build/linux with the series, and the base tag
@@ -24,6 +25,13 @@
 # function (bench/switch-trace.awk).  The emulated PMU's overflow
 # interrupt cannot do this: under TCG it is taken at the next return to
 # user space, so its samples name a syscall's return, not the kernel.
+# -B adds perfx's BPF mode, which needs a userland: the series kernel of
+# the base config in the full arm64 guest (scripts/vm --arch arm64 -c base
+# --icount shift=0,sleep=off), the program run there as a process with
+# -k (E = 8, depth 1, every K) and -p build/perfx-arm64/perfx, BOOTS
+# times: every mode beside the others in one boot, the ratios between
+# neighbours as in the main table (the guest's own userland adds a little
+# to each figure, so they are not the main table's figures).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -32,19 +40,63 @@ rounds=3000
 quick=
 out=
 trace=
-while getopts "n:r:qo:t:" o; do
+bpf=
+while getopts "n:r:qo:t:B" o; do
 	case $o in
 	n) boots=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	q) quick=-q ;;
 	o) out=$OPTARG ;;
 	t) trace=$OPTARG ;;
-	*) echo "usage: $PROG [-n BOOTS] [-r ROUNDS] [-q] [-o RESULT.md] | -t MODE [-n TRIPS] [-o RESULT.md]" >&2
+	B) bpf=1 ;;
+	*) echo "usage: $PROG [-n BOOTS] [-r ROUNDS] [-q] [-o RESULT.md] | -t MODE [-n TRIPS] [-o RESULT.md] | -B [-n BOOTS] [-r ROUNDS] [-o RESULT.md]" >&2
 	   exit 2 ;;
 	esac
 done
 
+# output FILE - stdin to FILE, if given, and to stdout
+output()
+{
+	if [ -n "$1" ]; then
+		tee "$1"
+	else
+		cat
+	fi
+}
+
 "$TOP/scripts/deps" arm64
+SECONDS=0
+if [ -n "$bpf" ]; then
+	"$TOP/scripts/kernel-build" -a arm64 -c base
+	make -s -C "$TOP" perfx-arm64 build/bench/arm64/cgroup-switch-icount
+	work=$BUILD/bench/icount-bpf
+	mkdir -p "$work"
+	logs=()
+	for b in $(seq "$boots"); do
+		info "booting the arm64 guest ($b of $boots), $(elapsed)"
+		"$TOP/scripts/vm" --arch arm64 -c base --icount shift=0,sleep=off -t 3600 -- \
+			"$BUILD/bench/arm64/cgroup-switch-icount" -k -r "$rounds" \
+			-p "$BUILD/perfx-arm64/perfx" < /dev/null > "$work/guest-$b.raw" 2>&1 ||
+			die "the guest run failed; its output: ${work#$TOP/}/guest-$b.raw"
+		tr -d '\r' < "$work/guest-$b.raw" | grep '^icount ' > "$work/series-$b.log"
+		logs+=("$work/series-$b.log")
+	done
+	{
+		echo "# The cost of a cgroup switch with perfx's BPF mode, in instructions"
+		echo
+		echo "\`bench/cgroup-switch-icount.sh -B -n $boots -r $rounds\`, $(date -u +%Y-%m-%d):"
+		echo "the arm64 kernel (config base) of build/linux with the series"
+		echo "($(git -C "$LINUX_SRC" describe --always --tags)) in the full arm64 guest,"
+		echo "scripts/vm --arch arm64 -c base --icount shift=0,sleep=off (qemu -smp 2);"
+		echo "the program as a process, perfx $(git -C "$TOP" describe --always --dirty)"
+		echo "for the bpf mode; $rounds cross-cgroup pipe round trips pinned to CPU 0,"
+		echo "after $((rounds / 10)) to warm up.  Instructions per round trip (both CPUs), per boot."
+		echo
+		awk -v boots="$boots" -v kernels=1 -f "$TOP/bench/cgroup-switch-icount.awk" "${logs[@]}"
+	} | output "$out"
+	info "done in $(elapsed)"
+	exit 0
+fi
 "$TOP/scripts/kernel-build" -a arm64 -c icount
 # a trace needs only the series kernel
 [ -n "$trace" ] || "$TOP/scripts/kernel-build" -a arm64 -c icount -b
@@ -75,17 +127,6 @@ boot()
 		die "the guest did not finish (${1#$TOP/}); its console: ${2#$TOP/}.raw"
 }
 
-# output FILE - stdin to FILE, if given, and to stdout
-output()
-{
-	if [ -n "$1" ]; then
-		tee "$1"
-	else
-		cat
-	fi
-}
-
-SECONDS=0
 if [ -n "$trace" ]; then
 	vmlinux=$BUILD/kbuild-arm64-icount/vmlinux
 	prog=$BUILD/bench/arm64/cgroup-switch-icount
