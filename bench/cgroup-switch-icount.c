@@ -298,6 +298,26 @@ static const char *cgroup_name(const void *arg, unsigned int i)
 }
 
 /*
+ * In perfx's child: @in as standard input, @ready as fd 3, @out as
+ * standard error, then perfx; any of them may be one of those numbers
+ * already, so each goes above them first.  dup2() leaves the new fds open
+ * across exec.
+ */
+static void perfx__exec(int in, int ready, int out, const char *cgroups,
+			const char *events)
+{
+	in = fcntl(in, F_DUPFD_CLOEXEC, 10);
+	ready = fcntl(ready, F_DUPFD_CLOEXEC, 10);
+	out = fcntl(out, F_DUPFD_CLOEXEC, 10);
+	if (in >= 0 && ready >= 0 && out >= 0 &&
+	    dup2(in, 0) == 0 && dup2(ready, 3) == 3 && dup2(out, 2) == 2)
+		execl(perfx_path, perfx_path, "stat", "-a", "-x,", "--cgroup-mode", "bpf",
+		      "--for-each-cgroup", cgroups, "-e", events, "--", self_path, "-W",
+		      (char *)NULL);
+	_exit(127);
+}
+
+/*
  * perfx stat in BPF mode, counting @nev events of @t's counted cgroups,
  * its output to c->out; returns once it counts (its workload, this
  * program with -W, said so), 0 or -errno
@@ -317,24 +337,18 @@ static int counting__start_perfx(struct counting *c, unsigned int nev,
 		err = -errno;
 	else if ((c->perfx = fork()) < 0)
 		err = -errno;
-	if (c->perfx == 0) {
-		/* dup2() leaves the new fds open across exec */
-		if (dup2(hold[0], 0) == 0 && dup2(ready[1], 3) == 3 && dup2(c->out, 2) == 2)
-			execl(perfx_path, perfx_path, "stat", "-a", "-x,", "--cgroup-mode", "bpf",
-			      "--for-each-cgroup", cgroups, "-e", events, "--", self_path, "-W",
-			      (char *)NULL);
-		_exit(127);
-	}
+	else if (c->perfx == 0)
+		perfx__exec(hold[0], ready[1], c->out, cgroups, events);
+	/* only perfx holds these ends now: EOF on ready[0] if it fails */
+	if (ready[1] >= 0)
+		close(ready[1]);
+	if (hold[0] >= 0)
+		close(hold[0]);
 	c->hold = hold[1];
-	hold[1] = -1;
 	if (!err && read(ready[0], &byte, 1) != 1)
 		err = -EPIPE;	/* perfx failed: its output says why */
-	for (int i = 0; i < 2; i++) {
-		if (ready[i] >= 0)
-			close(ready[i]);
-		if (hold[i] >= 0)
-			close(hold[i]);
-	}
+	if (ready[0] >= 0)
+		close(ready[0]);
 	free(cgroups);
 	free(events);
 	return err;
@@ -383,6 +397,21 @@ static int counting__open(struct counting *c, enum mode mode, unsigned int nev,
 	return err;
 }
 
+/* perfx's output @fd from its start, as a stream of its own, or NULL */
+static FILE *output__open(int fd)
+{
+	int dfd = fd >= 0 ? dup(fd) : -1;
+	FILE *f = dfd >= 0 ? fdopen(dfd, "r") : NULL;
+
+	if (!f) {
+		if (dfd >= 0)
+			close(dfd);
+		return NULL;
+	}
+	rewind(f);
+	return f;
+}
+
 /* c0's cpu-clock in perfx's -x, output (once it stopped), or -1 */
 static long long counting__perfx_probe(const struct counting *c, const struct tree *t)
 {
@@ -391,10 +420,9 @@ static long long counting__perfx_probe(const struct counting *c, const struct tr
 	FILE *f;
 
 	snprintf(want, sizeof(want), ",cpu-clock,%s,", t->names[0]);
-	f = fdopen(dup(c->out), "r");
+	f = output__open(c->out);
 	if (!f)
 		return -1;
-	rewind(f);
 	while (fgets(line, sizeof(line), f))
 		if (strstr(line, want))
 			v = strtod(line, NULL) * 1e6;	/* msec */
@@ -406,11 +434,10 @@ static long long counting__perfx_probe(const struct counting *c, const struct tr
 static void counting__show_perfx(const struct counting *c)
 {
 	char line[512];
-	FILE *f = c->out >= 0 ? fdopen(dup(c->out), "r") : NULL;
+	FILE *f = output__open(c->out);
 
 	if (!f)
 		return;
-	rewind(f);
 	while (fgets(line, sizeof(line), f))
 		fprintf(stderr, "perfx: %s", line);
 	fclose(f);

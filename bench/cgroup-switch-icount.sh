@@ -27,7 +27,8 @@
 # user space, so its samples name a syscall's return, not the kernel.
 # -B adds perfx's BPF mode, which needs a userland: the series kernel of
 # the base config in the full arm64 guest (scripts/vm --arch arm64 -c base
-# --icount shift=0,sleep=off), the program run there as a process with
+# -n 1 --icount shift=0,sleep=off: 2 vCPUs on one NUMA node, as in the
+# main table), the program run there as a process with
 # -k (E = 8, depth 1, every K) and -p build/perfx-arm64/perfx, BOOTS
 # times: every mode beside the others in one boot, the ratios between
 # neighbours as in the main table (the guest's own userland adds a little
@@ -64,6 +65,7 @@ output()
 	fi
 }
 
+[ -z "$bpf" ] || [ -z "$trace$quick" ] || die "-B takes neither -t nor -q"
 "$TOP/scripts/deps" arm64
 SECONDS=0
 if [ -n "$bpf" ]; then
@@ -74,11 +76,13 @@ if [ -n "$bpf" ]; then
 	logs=()
 	for b in $(seq "$boots"); do
 		info "booting the arm64 guest ($b of $boots), $(elapsed)"
-		"$TOP/scripts/vm" --arch arm64 -c base --icount shift=0,sleep=off -t 3600 -- \
+		"$TOP/scripts/vm" --arch arm64 -c base -n 1 --icount shift=0,sleep=off -t 3600 -- \
 			"$BUILD/bench/arm64/cgroup-switch-icount" -k -r "$rounds" \
 			-p "$BUILD/perfx-arm64/perfx" < /dev/null > "$work/guest-$b.raw" 2>&1 ||
 			die "the guest run failed; its output: ${work#$TOP/}/guest-$b.raw"
-		tr -d '\r' < "$work/guest-$b.raw" | grep '^icount ' > "$work/series-$b.log"
+		tr -d '\r' < "$work/guest-$b.raw" | grep '^icount ' > "$work/series-$b.log" || true
+		grep -q '^icount end$' "$work/series-$b.log" ||
+			die "the program did not finish; its output: ${work#$TOP/}/guest-$b.raw"
 		logs+=("$work/series-$b.log")
 	done
 	{
@@ -87,7 +91,7 @@ if [ -n "$bpf" ]; then
 		echo "\`bench/cgroup-switch-icount.sh -B -n $boots -r $rounds\`, $(date -u +%Y-%m-%d):"
 		echo "the arm64 kernel (config base) of build/linux with the series"
 		echo "($(git -C "$LINUX_SRC" describe --always --tags)) in the full arm64 guest,"
-		echo "scripts/vm --arch arm64 -c base --icount shift=0,sleep=off (qemu -smp 2);"
+		echo "scripts/vm --arch arm64 -c base -n 1 --icount shift=0,sleep=off (2 vCPUs, one node);"
 		echo "the program as a process, perfx $(git -C "$TOP" describe --always --dirty)"
 		echo "for the bpf mode; $rounds cross-cgroup pipe round trips pinned to CPU 0,"
 		echo "after $((rounds / 10)) to warm up.  Instructions per round trip (both CPUs), per boot."
