@@ -73,6 +73,8 @@ if [ -n "$bpf" ]; then
 	make -s -C "$TOP" perfx-arm64 build/bench/arm64/cgroup-switch-icount
 	work=$BUILD/bench/icount-bpf
 	mkdir -p "$work"
+	# before the result file, which may be in the tree, is written
+	perfx_rev=$(git -C "$TOP" describe --always --dirty)
 	logs=()
 	for b in $(seq "$boots"); do
 		info "booting the arm64 guest ($b of $boots), $(elapsed)"
@@ -92,7 +94,7 @@ if [ -n "$bpf" ]; then
 		echo "the arm64 kernel (config base) of build/linux with the series"
 		echo "($(git -C "$LINUX_SRC" describe --always --tags)) in the full arm64 guest,"
 		echo "scripts/vm --arch arm64 -c base -n 1 --icount shift=0,sleep=off (2 vCPUs, one node);"
-		echo "the program as a process, perfx $(git -C "$TOP" describe --always --dirty)"
+		echo "the program as a process, perfx $perfx_rev"
 		echo "for the bpf mode; $rounds cross-cgroup pipe round trips pinned to CPU 0,"
 		echo "after $((rounds / 10)) to warm up.  Instructions per round trip (both CPUs), per boot."
 		echo
