@@ -13,6 +13,12 @@ int cmd_inject(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
+/*
+ * Runs man on perfx-@cmd(1) installed beside the binary: returns only
+ * where there is no such page or man cannot run, -errno.
+ */
+int help__show_man_page(const char *cmd);
+
 /* The usage texts, shared by `perfx CMD -h` and `perfx help CMD`. */
 void stat__usage(FILE *f);
 void list__usage(FILE *f);

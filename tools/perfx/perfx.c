@@ -103,7 +103,10 @@ static void usage(FILE *f)
 	fprintf(f, "\n See 'perfx help COMMAND' for more information on a specific command.\n\n");
 }
 
-/* perfx help [COMMAND]: the command's usage on stdout (perf shows its man page) */
+/*
+ * perfx help [COMMAND]: the command's man page, as perf shows it; its
+ * usage on stdout where no page was installed beside perfx
+ */
 int cmd_help(int argc, char **argv)
 {
 	size_t i;
@@ -114,6 +117,7 @@ int cmd_help(int argc, char **argv)
 	}
 	for (i = 0; i < NR_COMMANDS; i++) {
 		if (!strcmp(argv[1], commands[i].cmd) && commands[i].usage) {
+			help__show_man_page(argv[1]);
 			commands[i].usage(stdout);
 			return 0;
 		}
