@@ -8,7 +8,7 @@ VM_ARGS ?=
 KERNEL_IMAGE := build/kbuild-$(CONFIG)/arch/x86/boot/bzImage
 HAVE_PERFX := $(wildcard tools/perfx/Makefile)
 
-.PHONY: help deps source kernel perfx perf selftests vm run check check-host \
+.PHONY: help deps source kernel perfx install deb perf selftests vm run check check-host \
 	check-guest check-arm64 perfx-arm64 series-export series-check series-mail v4-check bench bench-dims bench-icount bench-mem bench-holds stress clean \
 	distclean
 
@@ -18,6 +18,9 @@ help:
 	@echo 'make kernel         build the guest kernel (CONFIG=debug|base|kasan, default debug)'
 	@echo 'make perfx          build tools/perfx/perfx'
 	@echo 'make perfx-arm64    cross-build it for the arm64 guest: build/perfx-arm64/perfx'
+	@echo 'make install        perfx and its man pages into $$(DESTDIR)$$(PREFIX)/bin and'
+	@echo '                    share/man/man1 (PREFIX=/usr/local; Documentation/deploy.rst)'
+	@echo 'make deb            the Debian package of perfx: build/deb/perfx_VERSION_ARCH.deb'
 	@echo 'make perf           build the tree'"'"'s perf (build/linux/tools/perf, BPF skeletons)'
 	@echo '                    into build/perf/perf (PERF_ARGS="VAR=VALUE ..." for its make)'
 	@echo 'make selftests      build the kselftests in selftests/'
@@ -69,6 +72,14 @@ perfx: deps
 ifneq ($(HAVE_PERFX),)
 	@$(MAKE) --no-print-directory -C tools/perfx
 endif
+
+# PREFIX and DESTDIR reach tools/perfx's make from the command line; no
+# apt-get here (deps): that Makefile names asciidoctor where it is missing
+install:
+	@$(MAKE) --no-print-directory -C tools/perfx install
+
+deb: deps
+	@scripts/perfx-deb
 
 # the 6.12 tree's perf, with the BPF skeletons Debian's perf 6.1 lacks
 # (perf stat --bpf-counters); PERF_ARGS go to perf's make
