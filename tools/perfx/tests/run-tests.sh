@@ -12,7 +12,7 @@
 # a libFuzzer smoke run of the perf.data reader, the live interop
 # comparisons with perf, BPF mode against the other cgroup modes on
 # real workloads (tests/cgroup-modes.sh), and stat --serve scraped over
-# HTTP (tests/serve.sh).  Prints each suite's TAP lines and ends with
+# HTTP (tests/serve.sh) and by a Prometheus server (tests/prometheus.sh).  Prints each suite's TAP lines and ends with
 #   perfx: N xfail
 #   perfx: N passed, N failed, N skipped
 # the known bugs ("not ok ... # TODO", golden.sh's XFAIL cases) counted
@@ -82,6 +82,7 @@ suite fuzz "$here/fuzz.sh"
 suite interop python3 "$here/interop.py"
 suite cgroup-modes "$here/cgroup-modes.sh"
 suite serve "$here/serve.sh"
+suite prometheus "$here/prometheus.sh"
 echo "perfx: $xfail xfail"
 echo "perfx: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
