@@ -1553,7 +1553,7 @@ TEST(attach_needs_perf_event_on_cgroup2)
  */
 TEST_F(share, attach_refused_with_v1_perf_event)
 {
-	int hierarchy, enabled, status, i;
+	int hierarchy, enabled, status, ret, i;
 	char dir[] = "/tmp/perf_share_v1.XXXXXX";
 	__u64 ids[] = { self->a_id, self->b_id };
 	__u32 err_index;
@@ -1595,7 +1595,19 @@ TEST_F(share, attach_refused_with_v1_perf_event)
 		usleep(10000);
 	}
 	ASSERT_EQ(0, hierarchy);
-	EXPECT_EQ(0, cgs_attach(self->fd, &self->a_id, 1));
+	/*
+	 * /proc/cgroups says hierarchy 0 as soon as the controller's root
+	 * changes; rebind_subsystems() then turns cgroup_subsys_on_dfl() on
+	 * and gives the cgroups their perf_event state: until it has, the
+	 * attach still fails with -ENODEV.
+	 */
+	for (i = 0; i < 500; i++) {
+		ret = cgs_attach(self->fd, &self->a_id, 1);
+		if (ret != -ENODEV)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(0, ret);
 	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 20 * MS));
 	EXPECT_GT(cgs_count(self->fd, self->a_id), 0);
 }
