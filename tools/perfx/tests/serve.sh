@@ -17,6 +17,10 @@
 #  - 200 curl at once, a few connections that send nothing and a request
 #    whose headers pass the request limit: perfx answers after them, an
 #    idle connection is closed by the timeout, and VmRSS stays bounded;
+#  - a client sending its request a byte at a time does not hold up
+#    another's scrape, and is answered; one that half-closes after its
+#    request is answered, one that half-closes in the middle of it is
+#    closed, and perfx holds no more sockets afterwards than before;
 #  - SIGINT: nothing printed, perfx dies of SIGINT (as perfx stat -a),
 #    no sanitizer report.
 # perfx runs with ASan's quarantine off, so that VmRSS is what it holds.
@@ -46,7 +50,7 @@ trap finish EXIT
 
 TESTS=("the text format" "OpenMetrics" "counters grow" "per-cgroup mode" "404, 405, HEAD"
        "bad addresses"
-       "usage errors" "hammered" "SIGINT")
+       "usage errors" "hammered" "slow and half-closed clients" "SIGINT")
 
 [ "$(id -u)" = 0 ] || skip_all "needs root"
 command -v curl > /dev/null || skip_all "no curl (scripts/deps installs it)"
@@ -317,6 +321,84 @@ what="hammered: answers after 2 x 200 curl at once, 5 idle, headers too large (4
 kill -0 "$perfx_pid" && [ "$after" = 200 ] && [ "$ok200" -ge 1 ] && [ "$ok200_2" -ge 1 ] &&
 	[ "$big_status" = 431 ] && [ "$closed" -le 15 ] && [ -n "$rss0" ] && [ -n "$rss2" ] &&
 	[ "$rss1" -le $((rss0 + 8192)) ] && [ "$rss2" -le $((rss1 + 1024)) ]
+verdict
+
+sockets() { find "/proc/$perfx_pid/fd" -lname 'socket:*' | wc -l; }
+
+# slow_and_half_closed - the clients of the test, in python; prints what
+# each got, fails if any did not get what it should
+slow_and_half_closed()
+{
+	"$PY" - "$port" << 'EOF2'
+import socket, sys, threading, time, urllib.request
+
+port = int(sys.argv[1])
+req = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+
+def connect():
+    return socket.create_connection(("127.0.0.1", port), timeout=20)
+
+def status(s):
+    data = b""
+    while True:
+        b = s.recv(65536)
+        if not b:
+            return data.split(b"\r\n", 1)[0].decode()
+        data += b
+
+# slow: a byte every 50 ms, about 3 s; another scrape meanwhile is quick
+slow = {}
+def slow_client():
+    with connect() as s:
+        for i in range(len(req)):
+            s.sendall(req[i:i + 1])
+            time.sleep(0.05)
+        slow["status"] = status(s)
+t = threading.Thread(target=slow_client)
+t.start()
+time.sleep(0.5)
+t0 = time.monotonic()
+code = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=10).status
+quick = time.monotonic() - t0
+t.join()
+print("slow client: %s; a scrape meanwhile: %d in %.2f s" % (slow.get("status"), code, quick))
+ok = slow.get("status", "").endswith(" 200 OK") and code == 200 and quick < 2
+
+# half-closed after the request: answered
+with connect() as s:
+    s.sendall(req)
+    s.shutdown(socket.SHUT_WR)
+    after = status(s)
+print("half-closed after the request: %s" % after)
+ok = ok and after.endswith(" 200 OK")
+
+# half-closed in the middle of the headers: closed, with or without an answer
+with connect() as s:
+    s.sendall(req[:20])
+    s.shutdown(socket.SHUT_WR)
+    t0 = time.monotonic()
+    middle = status(s)
+    took = time.monotonic() - t0
+print("half-closed in the request: closed after %.2f s, status line %r" % (took, middle))
+ok = ok and took < 15
+sys.exit(0 if ok else 1)
+EOF2
+}
+
+# the slow and half-closed clients: the sockets they leave must be gone
+# once the server has seen them close (at most its idle timeout)
+socks0=$(sockets)
+slow_and_half_closed > "$work/slow" 2>&1
+slow_rc=$?
+sed 's/^/# /' "$work/slow"
+for i in $(seq 120); do
+	[ "$(sockets)" -le "$socks0" ] && break
+	sleep 0.1
+done
+socks1=$(sockets)
+echo "# perfx's sockets: $socks0 before, $socks1 after"
+what="slow and half-closed clients: answered or closed, not holding up others, no socket left"
+[ "$slow_rc" = 0 ] && [ "$socks1" -le "$socks0" ] && kill -0 "$perfx_pid"
 verdict
 
 kill -INT "$perfx_pid"
