@@ -22,9 +22,12 @@ static int help__man_path(const char *cmd, char *path, size_t size)
 	ssize_t len;
 	size_t i;
 
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	len = readlink("/proc/self/exe", exe, sizeof(exe));
 	if (len < 0)
 		return -errno;
+	/* readlink() truncates silently: a full buffer may be a cut path */
+	if (len == (ssize_t)sizeof(exe))
+		return -ENAMETOOLONG;
 	exe[len] = '\0';
 	slash = strrchr(exe, '/');
 	if (!slash)
