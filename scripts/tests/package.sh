@@ -36,7 +36,8 @@ package_is_lintian_clean()
 	local out
 
 	[ -n "$deb" ] || return 1
-	out=$(lintian --tag-display-limit 0 "$deb" 2>&1)
+	out=$(lintian --fail-on error,warning --tag-display-limit 0 "$deb" 2>&1) ||
+		{ echo "$out"; return 1; }
 	echo "$out"
 	! grep -qE '^[EW]: ' <<< "$out"
 }
@@ -48,15 +49,18 @@ package_depends_resolve()
 		{ cat "$tmp/apt.log"; return 1; }
 }
 
-# dpkg with a database of its own: the host's root is not touched, and
-# the libraries perfx needs are the host's (--force-depends)
+# dpkg with a database of its own and no log: the host's root is not
+# touched, and the libraries perfx needs are the host's (--force-depends);
+# every path, whatever the host's dpkg.cfg.d leaves out (minimal images
+# drop man pages and docs)
 package_installs_into_scratch_root()
 {
 	[ -n "$deb" ] || return 1
 	mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" &&
 		touch "$root/var/lib/dpkg/status" &&
-		dpkg --instdir="$root" --admindir="$root/var/lib/dpkg" \
-			--force-depends --force-script-chrootless -i "$deb" &&
+		dpkg --instdir="$root" --admindir="$root/var/lib/dpkg" --log=/dev/null \
+			--path-include='/*' --force-depends --force-script-chrootless \
+			-i "$deb" &&
 		dpkg --admindir="$root/var/lib/dpkg" -s perfx | grep -qx 'Status: install ok installed'
 }
 
@@ -70,17 +74,22 @@ installed_perfx_runs()
 		{ echo "perfx --version: '$got', the package's: '$want'"; return 1; }
 }
 
-# every command's man page is installed, compressed, and rendered
+# every command's man page is installed, compressed, and renders with
+# its references to the others as NAME(N)
 installed_man_pages_render()
 {
-	local cmd page
+	local txt cmd page out
 
-	for cmd in perfx perfx-stat perfx-record perfx-inject perfx-list perfx-bench; do
+	for txt in "$top"/tools/perfx/Documentation/perfx*.txt; do
+		cmd=$(basename "$txt" .txt)
 		page=$root/usr/share/man/man1/$cmd.1.gz
 		[ -f "$page" ] || { echo "no $page"; return 1; }
-		zcat "$page" | LC_ALL=C.UTF-8 MANWIDTH=80 man -l - 2>&1 |
-			grep -q "^${cmd^^}(1)" || { echo "$page does not render"; return 1; }
+		out=$(zcat "$page" | LC_ALL=C.UTF-8 MANWIDTH=80 man -l - 2>&1)
+		grep -q "^${cmd^^}(1)" <<< "$out" || { echo "$page does not render"; return 1; }
+		! grep -n 'linkperfx' <<< "$out" || return 1
 	done
+	grep -q 'perfx-stat(1)' <<< "$(zcat "$root/usr/share/man/man1/perfx.1.gz" |
+		MANWIDTH=80 man -l - 2> /dev/null)"
 }
 
 # perfx help CMD: the page beside the binary, through man as perf does it
@@ -211,11 +220,13 @@ assert pod.get("hostPID"), "hostPID, for the host's cgroup namespace"
 c = pod["containers"][0]
 caps = set(c["securityContext"]["capabilities"]["add"])
 assert {"PERFMON", "BPF"} <= caps, "capabilities %s" % caps
+argv = c["command"] + c["args"]
+if argv[0] == "nsenter":
+    assert {"SYS_ADMIN", "SYS_PTRACE"} <= caps, "capabilities for nsenter: %s" % caps
 mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
 paths = {v["name"]: v["hostPath"]["path"] for v in pod["volumes"]}
 assert any(paths.get(n) == "/sys/fs/cgroup" == p for n, p in mounts.items()), \
     "the host's /sys/fs/cgroup mounted"
-argv = c["command"] + c["args"]
 i = argv.index("/usr/bin/perfx")
 assert argv[i + 1] == "stat", "perfx stat"
 port = str(c["ports"][0]["containerPort"])
@@ -233,18 +244,35 @@ manifest_is_valid()
 	perfx_stat_has $words
 }
 
+# key = value lines of settings /proc/sys has, the drop-in among the
+# package's examples
+sysctl_drop_in_is_valid()
+{
+	local conf=$deploy/perfx-sysctl.conf key value
+
+	while IFS=' =' read -r key value; do
+		[ -z "$key" ] || [[ $key = \#* ]] && continue
+		[ -f "/proc/sys/${key//.//}" ] || { echo "no /proc/sys for $key"; return 1; }
+		[[ $value =~ ^[0-9]+$ ]] || { echo "$key: '$value' is not a number"; return 1; }
+	done < "$conf"
+	grep -qx 'kernel.perf_event_paranoid = 2' "$conf" &&
+		cmp -s "$conf" "$root/usr/share/doc/perfx/examples/perfx-sysctl.conf"
+}
+
 manifest_checks_catch_mistakes()
 {
 	sed 's|^\( *\)- -a$|\1- --all-cgroups|' "$manifest" > "$tmp/bad-opt.yaml"
 	sed 's|add: \[PERFMON, BPF|add: [SYS_PTRACE, BPF|' "$manifest" > "$tmp/bad-cap.yaml"
+	sed 's|, SYS_PTRACE\]|]|' "$manifest" > "$tmp/no-ptrace.yaml"
 	expect_failure "no option --all-cgroups" manifest_is_valid "$tmp/bad-opt.yaml" &&
-		expect_failure "capabilities" manifest_stat_words "$tmp/bad-cap.yaml"
+		expect_failure "capabilities" manifest_stat_words "$tmp/bad-cap.yaml" &&
+		expect_failure "capabilities for nsenter" manifest_stat_words "$tmp/no-ptrace.yaml"
 }
 
 t "perfx-deb builds the package" package_builds
 deb=$(ls "$tmp"/deb/perfx_*.deb 2>/dev/null)
 t "lintian: no error, no warning" package_is_lintian_clean
-t "its Depends resolve in Debian's archive" package_depends_resolve
+t "apt resolves its Depends" package_depends_resolve
 t "dpkg installs it into a scratch root" package_installs_into_scratch_root
 t "the installed perfx --version is the package's" installed_perfx_runs
 t "every man page is installed and renders" installed_man_pages_render
@@ -255,5 +283,6 @@ t "the systemd unit verifies and names only perfx's options" unit_is_valid
 t "a unit with a bad option or key fails those checks" unit_checks_catch_mistakes
 t "the DaemonSet parses and names only perfx's options" manifest_is_valid
 t "a manifest with a bad option or capability fails those checks" manifest_checks_catch_mistakes
+t "the sysctl drop-in sets a setting this kernel has, and is installed" sysctl_drop_in_is_valid
 
 tap_summary package
