@@ -325,6 +325,19 @@ verdict
 
 sockets() { find "/proc/$perfx_pid/fd" -lname 'socket:*' | wc -l; }
 
+# sockets_settle - until perfx holds its listening socket only (the
+# server closes idle connections after 10 s): how many it holds then
+sockets_settle()
+{
+	local _
+
+	for _ in $(seq 150); do
+		[ "$(sockets)" -le 1 ] && break
+		sleep 0.1
+	done
+	sockets
+}
+
 # slow_and_half_closed - the clients of the test, in python; prints what
 # each got, fails if any did not get what it should
 slow_and_half_closed()
@@ -385,20 +398,17 @@ sys.exit(0 if ok else 1)
 EOF2
 }
 
-# the slow and half-closed clients: the sockets they leave must be gone
-# once the server has seen them close (at most its idle timeout)
-socks0=$(sockets)
+# the slow and half-closed clients: once the hammer's connections are
+# gone, and again after these clients, perfx holds its listening socket
+# only
+socks0=$(sockets_settle)
 slow_and_half_closed > "$work/slow" 2>&1
 slow_rc=$?
 sed 's/^/# /' "$work/slow"
-for i in $(seq 120); do
-	[ "$(sockets)" -le "$socks0" ] && break
-	sleep 0.1
-done
-socks1=$(sockets)
+socks1=$(sockets_settle)
 echo "# perfx's sockets: $socks0 before, $socks1 after"
 what="slow and half-closed clients: answered or closed, not holding up others, no socket left"
-[ "$slow_rc" = 0 ] && [ "$socks1" -le "$socks0" ] && kill -0 "$perfx_pid"
+[ "$slow_rc" = 0 ] && [ "$socks0" = 1 ] && [ "$socks1" = 1 ] && kill -0 "$perfx_pid"
 verdict
 
 kill -INT "$perfx_pid"
