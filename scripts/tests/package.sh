@@ -3,9 +3,9 @@
 # package.sh - perfx as hosts deploy it: `make install`, the Debian package
 # (scripts/perfx-deb) and the examples of Documentation/deploy.
 #
-# The package must pass lintian without an error or a warning, resolve its
-# dependencies against Debian's archive, install with dpkg into a scratch
-# root and run from there; `perfx help CMD` must open the installed man
+# The package must pass lintian without an error or a warning, have its
+# dependencies resolved by apt, install with dpkg into a scratch root and
+# run from there; `perfx help CMD` must open the installed man
 # page.  The systemd unit must pass systemd-analyze verify, the DaemonSet
 # must parse, and both must name only options perfx stat has: a unit or a
 # manifest with an option perfx lacks must fail these checks.
