@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "util.h"
 
 #define CGROUP_PATTERN_CHARS	"{}[]()|*+?^$"
 
@@ -191,6 +193,13 @@ void cgroup__put(struct cgroup *cgrp)
 	free(cgrp);
 }
 
+void cgroup__close(struct cgroup *cgrp)
+{
+	if (cgrp->fd >= 0)
+		close(cgrp->fd);
+	cgrp->fd = -1;
+}
+
 /* 0 while the directory still exists with the same id, -ENOENT once gone. */
 int cgroup__check_alive(const struct cgroup *cgrp)
 {
@@ -253,21 +262,20 @@ static int cgroup_names__add(struct cgroup_names *names, const char *name, size_
 	return 0;
 }
 
-/* Pre-order walk in directory order, as nftw(3) does. */
-static int cgroup_walk(const char *root, size_t root_len, const char *dir,
-		       struct cgroup_names *all)
+static int cgroup_walk(const char *dir, size_t root_len,
+		       int (*fn)(const char *path, const char *name, void *arg), void *arg)
 {
 	struct dirent *d;
 	int err = 0;
 	DIR *dp;
 
-	err = cgroup_names__add(all, dir[root_len] == '/' ? dir + root_len + 1 :
-				dir + root_len, strlen(dir) - root_len);
+	err = fn(dir, dir[root_len] == '/' ? dir + root_len + 1 : dir + root_len, arg);
 	if (err)
 		return err;
 	dp = opendir(dir);
+	/* a cgroup removed while the tree is walked is not an error */
 	if (!dp)
-		return -errno;
+		return errno == ENOENT && dir[root_len] ? 0 : -errno;
 	while (!err && (d = readdir(dp))) {
 		char *path;
 
@@ -282,11 +290,22 @@ static int cgroup_walk(const char *root, size_t root_len, const char *dir,
 		if (strlen(path) >= PATH_MAX)
 			err = -ENAMETOOLONG;
 		else
-			err = cgroup_walk(root, root_len, path, all);
+			err = cgroup_walk(path, root_len, fn, arg);
 		free(path);
 	}
 	closedir(dp);
 	return err;
+}
+
+int cgroup__walk(const char *mnt, int (*fn)(const char *path, const char *name, void *arg),
+		 void *arg)
+{
+	return cgroup_walk(mnt, strlen(mnt), fn, arg);
+}
+
+static int cgroup_names__collect(const char *path __maybe_unused, const char *name, void *arg)
+{
+	return cgroup_names__add(arg, name, strlen(name));
 }
 
 void cgroup_names__exit(struct cgroup_names *names)
@@ -300,8 +319,10 @@ void cgroup_names__exit(struct cgroup_names *names)
 	names->nr = 0;
 }
 
-int cgroup_names__expand(const char *mnt, const char *str, struct cgroup_names *names,
-			 char *errbuf, size_t errlen)
+/* @each: an item that matches nothing is an error (-ENOENT) */
+static int cgroup_names__expand_items(const char *mnt, const char *str,
+				      struct cgroup_names *names, bool each,
+				      char *errbuf, size_t errlen)
 {
 	struct cgroup_names all = { 0, NULL };
 	const char *s = str, *e;
@@ -329,7 +350,7 @@ int cgroup_names__expand(const char *mnt, const char *str, struct cgroup_names *
 		goto out;
 	}
 
-	err = cgroup_walk(mnt, strlen(mnt), mnt, &all);
+	err = cgroup__walk(mnt, cgroup_names__collect, &all);
 	if (err) {
 		snprintf(errbuf, errlen, "cannot walk the cgroup tree under %s", mnt);
 		goto out;
@@ -363,7 +384,7 @@ int cgroup_names__expand(const char *mnt, const char *str, struct cgroup_names *
 			}
 		}
 		regfree(&re);
-		if (!matched) {
+		if (!matched && each) {
 			snprintf(errbuf, errlen, "no cgroup matched: %s", pat);
 			err = -ENOENT;
 		}
@@ -380,4 +401,16 @@ out:
 	if (err)
 		cgroup_names__exit(names);
 	return err;
+}
+
+int cgroup_names__expand(const char *mnt, const char *str, struct cgroup_names *names,
+			 char *errbuf, size_t errlen)
+{
+	return cgroup_names__expand_items(mnt, str, names, true, errbuf, errlen);
+}
+
+int cgroup_names__match(const char *mnt, const char *str, struct cgroup_names *names,
+			char *errbuf, size_t errlen)
+{
+	return cgroup_names__expand_items(mnt, str, names, false, errbuf, errlen);
 }

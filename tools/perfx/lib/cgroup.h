@@ -24,8 +24,21 @@ int cgroup__bad_name(const char *name);
 int cgroup__new(const char *mnt, const char *name, struct cgroup **cgrpp);
 struct cgroup *cgroup__get(struct cgroup *cgrp);
 void cgroup__put(struct cgroup *cgrp);
+/*
+ * Nothing is opened in the cgroup any more: its directory's fd goes, its
+ * name and id stay (a removed cgroup's rows are printed once more).
+ */
+void cgroup__close(struct cgroup *cgrp);
 int cgroup__path_id(const char *path, __u64 *id);
 int cgroup__check_alive(const struct cgroup *cgrp);
+/*
+ * Call @fn on every directory under @mnt with its path and its name
+ * relative to @mnt ("" for @mnt itself): pre-order, in directory order,
+ * as nftw(3) walks.  A directory removed meanwhile is skipped.  Stops at
+ * @fn's first non-zero return and returns it; else 0 or -errno.
+ */
+int cgroup__walk(const char *mnt, int (*fn)(const char *path, const char *name, void *arg),
+		 void *arg);
 
 /* Where a controller is, as /proc/cgroups says */
 enum cgroup_controller {
@@ -46,6 +59,12 @@ struct cgroup_names {
 
 int cgroup_names__expand(const char *mnt, const char *str, struct cgroup_names *names,
 			 char *errbuf, size_t errlen);
+/*
+ * As cgroup_names__expand(), but a pattern that matches nothing is no
+ * error: what a followed list matches now, which may be nothing.
+ */
+int cgroup_names__match(const char *mnt, const char *str, struct cgroup_names *names,
+			char *errbuf, size_t errlen);
 void cgroup_names__exit(struct cgroup_names *names);
 int cgroup__has_pattern(const char *str);
 

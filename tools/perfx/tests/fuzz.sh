@@ -4,11 +4,12 @@
 # reader over a seed corpus of perf's and perfx's files and pipes, for
 # FUZZ_TIME seconds (default 20), the /proc parsers over this machine's
 # maps, stat, status, kallsyms, modules and mounts, the BPF task stream's
-# parser over a stream of two processes, and the build-id reader's ELF
-# header parser over the heads of a few of this machine's ELF files, each
-# for half as long: no crash, leak or sanitizer report.
-# env: PERFX, FUZZER, FUZZER_PROCFS, FUZZER_SYNTH, FUZZER_ELF (the
-# targets; absent without clang).
+# parser over a stream of two processes, the build-id reader's ELF
+# header parser over the heads of a few of this machine's ELF files, and
+# the cgroup watcher's inotify event parser over a read of mkdirs and
+# rmdirs, each for half as long: no crash, leak or sanitizer report.
+# env: PERFX, FUZZER, FUZZER_PROCFS, FUZZER_SYNTH, FUZZER_ELF,
+# FUZZER_WATCH (the targets; absent without clang).
 # Prints TAP lines.
 set -uo pipefail
 
@@ -72,3 +73,17 @@ for f in /bin/sh /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/l
 	[ -r "$f" ] && head -c 4096 "$f" > "$work/elf/${f##*/}"
 done
 fuzz "the ELF header parser" "${FUZZER_ELF:-}" "$work/elf" "$(( ${FUZZ_TIME:-20} / 2 ))" 4096
+
+# struct inotify_event: wd, mask, cookie, len, then len bytes of name
+mkdir "$work/watch"
+python3 - "$work/watch/events" << 'PY'
+import struct, sys
+def event(wd, mask, name=b""):
+    pad = (len(name) + 16) // 16 * 16 if name else 0
+    return struct.pack("<iIII", wd, mask, 0, pad) + name.ljust(pad, b"\0")
+IN_CREATE, IN_DELETE, IN_ISDIR, IN_IGNORED, IN_Q_OVERFLOW = 0x100, 0x200, 0x40000000, 0x8000, 0x4000
+s = event(1, IN_CREATE | IN_ISDIR, b"web-1") + event(2, IN_DELETE | IN_ISDIR, b"system.slice")
+s += event(3, IN_IGNORED) + event(-1, IN_Q_OVERFLOW)
+open(sys.argv[1], "wb").write(s)
+PY
+fuzz "the inotify event parser" "${FUZZER_WATCH:-}" "$work/watch" "$(( ${FUZZ_TIME:-20} / 2 ))" 4096

@@ -16,17 +16,10 @@
 
 #include "lib/cgroup.h"
 #include "lib/util.h"
+#include "tests/dir-tree.h"
 #include "tests/tap.h"
 
 static char root[128];
-
-static void mk(const char *rel)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	mkdir(path, 0755);
-}
 
 static void join(const struct cgroup_names *n, char *buf, size_t size)
 {
@@ -256,11 +249,11 @@ int main(void)
 	tap_start("cgroup");
 	if (!tap_ok(!tap_tmpdir(root, sizeof(root)), "a directory of its own"))
 		return tap_done();
-	mk("A");
-	mk("A/sub");
-	mk("B");
-	mk("web");
-	mk("web/x1");
+	tree__mkdir(root, "A");
+	tree__mkdir(root, "A/sub");
+	tree__mkdir(root, "B");
+	tree__mkdir(root, "web");
+	tree__mkdir(root, "web/x1");
 
 	check("A", "A");
 	check("B,A", "B,A");

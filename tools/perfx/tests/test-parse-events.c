@@ -14,6 +14,7 @@
 #include "lib/evsel.h"
 #include "lib/parse-events.h"
 #include "lib/util.h"
+#include "tests/dir-tree.h"
 #include "tests/tap.h"
 
 static char root[64];
@@ -46,14 +47,6 @@ static void putn(const char *rel, const char *data, size_t len)
 	}
 }
 
-static void mk(const char *rel)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	mkdir(path, 0755);
-}
-
 /* The fake tree in a directory of the test's own; -errno */
 static int setup(void)
 {
@@ -61,10 +54,10 @@ static int setup(void)
 
 	if (err)
 		return err;
-	mk("pmu");
-	mk("pmu/cpu");
-	mk("pmu/cpu/format");
-	mk("pmu/cpu/events");
+	tree__mkdir(root, "pmu");
+	tree__mkdir(root, "pmu/cpu");
+	tree__mkdir(root, "pmu/cpu/format");
+	tree__mkdir(root, "pmu/cpu/events");
 	put("pmu/cpu/type", "4\n");
 	put("pmu/cpu/format/event", "config:0-7\n");
 	put("pmu/cpu/format/umask", "config:8-15\n");
@@ -72,9 +65,9 @@ static int setup(void)
 	put("pmu/cpu/format/cmask", "config:24-31\n");
 	put("pmu/cpu/format/split", "config1:0-3,8-11\n");
 	put("pmu/cpu/events/cycles-t", "event=0x3c,umask=0x1\n");
-	mk("tp");
-	mk("tp/sched");
-	mk("tp/sched/sched_switch");
+	tree__mkdir(root, "tp");
+	tree__mkdir(root, "tp/sched");
+	tree__mkdir(root, "tp/sched/sched_switch");
 	put("tp/sched/sched_switch/id", "316\n");
 	env.pmu_root = NULL;
 	{
@@ -204,49 +197,49 @@ static void setup_garbage(void)
 	put("pmu/cpu/format/f_split", "config:0-7,32-35\n");
 	put("pmu/cpu/format/f_full", "config:0-63\n");
 	put("pmu/cpu/format/f_order", "config1:4,0\n");
-	mk("pmu/cpu/format/f_dir");
+	tree__mkdir(root, "pmu/cpu/format/f_dir");
 	put("pmu/cpu/events/e_empty", "\n");
 	put("pmu/cpu/events/e_bad", "event=0x3c,bogus=1\n");
 	put("pmu/cpu/events/e_range", "event=0x1ff\n");
 	put("pmu/cpu/events/e_rec", "cycles-t\n");
 	put("pmu/cpu/events/e_comma", "event=1,,umask=1\n");
 	put("pmu/cpu/events/e_long", long_line);
-	mk("pmu/tbig");
+	tree__mkdir(root, "pmu/tbig");
 	put("pmu/tbig/type", "4294967296\n");
-	mk("pmu/tneg");
+	tree__mkdir(root, "pmu/tneg");
 	put("pmu/tneg/type", "-1\n");
-	mk("pmu/thex");
+	tree__mkdir(root, "pmu/thex");
 	put("pmu/thex/type", "0x4\n");
-	mk("pmu/tbin");
+	tree__mkdir(root, "pmu/tbin");
 	put("pmu/tbin/type", "\xff\xfe\n");
-	mk("pmu/tempty");
+	tree__mkdir(root, "pmu/tempty");
 	put("pmu/tempty/type", "");
-	mk("pmu/tsp");
+	tree__mkdir(root, "pmu/tsp");
 	put("pmu/tsp/type", " 7\n");
-	mk("pmu/tlong");
+	tree__mkdir(root, "pmu/tlong");
 	put("pmu/tlong/type", long_line);
-	mk("pmu/tdir");
-	mk("pmu/tdir/type");
-	mk("pmu/t7");
+	tree__mkdir(root, "pmu/tdir");
+	tree__mkdir(root, "pmu/tdir/type");
+	tree__mkdir(root, "pmu/t7");
 	put("pmu/t7/type", "7");
-	mk("tp/bad");
-	mk("tp/bad/hex");
+	tree__mkdir(root, "tp/bad");
+	tree__mkdir(root, "tp/bad/hex");
 	put("tp/bad/hex/id", "0x10\n");
-	mk("tp/bad/neg");
+	tree__mkdir(root, "tp/bad/neg");
 	put("tp/bad/neg/id", "-1\n");
-	mk("tp/bad/big");
+	tree__mkdir(root, "tp/bad/big");
 	put("tp/bad/big/id", "18446744073709551616\n");
-	mk("tp/bad/max");
+	tree__mkdir(root, "tp/bad/max");
 	put("tp/bad/max/id", "18446744073709551615\n");
-	mk("tp/bad/empty");
+	tree__mkdir(root, "tp/bad/empty");
 	put("tp/bad/empty/id", "");
-	mk("tp/bad/bin");
+	tree__mkdir(root, "tp/bad/bin");
 	putn("tp/bad/bin/id", "4\0002\n", 4);
-	mk("tp/bad/long");
+	tree__mkdir(root, "tp/bad/long");
 	put("tp/bad/long/id", long_line);
-	mk("tp/bad/nonl");
+	tree__mkdir(root, "tp/bad/nonl");
 	put("tp/bad/nonl/id", "42");
-	mk("tp/bad/noid");
+	tree__mkdir(root, "tp/bad/noid");
 }
 
 static void test_garbage_files(void)

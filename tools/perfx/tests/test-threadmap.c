@@ -14,17 +14,10 @@
 #include <unistd.h>
 
 #include "lib/threadmap.h"
+#include "tests/dir-tree.h"
 #include "tests/tap.h"
 
 static char root[64];
-
-static void mk(const char *rel)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	mkdir(path, 0755);
-}
 
 static void put(const char *rel)
 {
@@ -175,36 +168,36 @@ int main(void)
 	tap_start("threadmap");
 	if (!tap_ok(!tap_tmpdir(root, sizeof(root)), "a directory of its own"))
 		return tap_done();
-	mk("100");
-	mk("100/task");
-	mk("100/task/100");
-	mk("100/task/101");
-	mk("200");
-	mk("200/task");
-	mk("200/task/200");
-	mk("300");
-	mk("300/task");		/* exiting: no threads left */
-	mk("400");
-	mk("400/task");
-	mk("400/task/abc");
-	mk("500");
-	mk("500/task");
-	mk("500/task/0");
-	mk("600");
-	mk("600/task");
-	mk("600/task/4294967296");
-	mk("700");
-	mk("700/task");
-	mk("700/task/12x");
-	mk("701");
-	mk("701/task");
-	mk("701/task/-5");
-	mk("800");		/* no task directory */
+	tree__mkdir(root, "100");
+	tree__mkdir(root, "100/task");
+	tree__mkdir(root, "100/task/100");
+	tree__mkdir(root, "100/task/101");
+	tree__mkdir(root, "200");
+	tree__mkdir(root, "200/task");
+	tree__mkdir(root, "200/task/200");
+	tree__mkdir(root, "300");
+	tree__mkdir(root, "300/task");		/* exiting: no threads left */
+	tree__mkdir(root, "400");
+	tree__mkdir(root, "400/task");
+	tree__mkdir(root, "400/task/abc");
+	tree__mkdir(root, "500");
+	tree__mkdir(root, "500/task");
+	tree__mkdir(root, "500/task/0");
+	tree__mkdir(root, "600");
+	tree__mkdir(root, "600/task");
+	tree__mkdir(root, "600/task/4294967296");
+	tree__mkdir(root, "700");
+	tree__mkdir(root, "700/task");
+	tree__mkdir(root, "700/task/12x");
+	tree__mkdir(root, "701");
+	tree__mkdir(root, "701/task");
+	tree__mkdir(root, "701/task/-5");
+	tree__mkdir(root, "800");		/* no task directory */
 	put("900");		/* not a directory */
-	mk("fz");
+	tree__mkdir(root, "fz");
 	for (i = 1; i <= 20; i++) {
 		snprintf(cmd, sizeof(cmd), "fz/%d", i);
-		mk(cmd);
+		tree__mkdir(root, cmd);
 	}
 
 	check("100", 1, "100,101");

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Proves cgroup_watch on a directory tree of the test's own (inotify
+ * reports mkdir and rmdir the same way on any file system, cgroupfs
+ * included): nothing pending reads 0; a directory made or removed at any
+ * depth reads 1, once; a directory made inside a new one before the
+ * watcher saw either is watched after one read; files are not cgroups;
+ * the fd polls readable only when something is pending.  On the cgroup2
+ * mount, as root, a cgroup made and removed reads 1 each.  And the event
+ * parser on hand-made buffers: events in order, names, the end, and
+ * -EPROTO for a cut header, a name past the end and a name with no NUL.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/cgroup.h"
+#include "lib/cgroup-watch.h"
+#include "lib/util.h"
+#include "tests/dir-tree.h"
+#include "tests/tap.h"
+
+static char root[128];
+
+static int readable(const struct cgroup_watch *w)
+{
+	struct pollfd p = { .fd = cgroup_watch__fd(w), .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
+/* @what changes the tree (or not: @want 0); one read says so, the next not */
+static void expect(struct cgroup_watch *w, int want, const char *what)
+{
+	int first = cgroup_watch__read(w);
+	int second = cgroup_watch__read(w);
+
+	tap_ok(first == want && second == 0 && !readable(w), "%s: read %d then %d (want %d, 0)",
+	       what, first, second, want);
+}
+
+/* changes to the tree after C was made, each read as one */
+static const struct watch_step {
+	bool remove;
+	const char *dirs[2];
+	const char *what;
+} steps[] = {
+	{ false, { "A/a1/deep" }, "mkdir two levels down, in a directory watched from the start" },
+	{ false, { "C/c1" }, "mkdir in C, watched since its mkdir was read" },
+	/* D and D/d1 made before the watcher read D's mkdir */
+	{ false, { "D", "D/d1" }, "mkdir D and D/d1 in a row" },
+	{ false, { "D/d1/d2" }, "mkdir in D/d1, made before D's watch existed" },
+	{ true, { "D/d1/d2" }, "rmdir D/d1/d2" },
+	{ true, { "D/d1", "D" }, "rmdir D/d1 and D in a row" },
+	{ true, { "C/c1", "C" }, "rmdir C/c1 and C" },
+};
+
+static void test_tree(void)
+{
+	struct cgroup_watch *w;
+	char file[256];
+	size_t i;
+	FILE *f;
+	int err;
+
+	tree__mkdir(root, "A");
+	tree__mkdir(root, "A/a1");
+	tree__mkdir(root, "B");
+	err = cgroup_watch__new(root, &w);
+	if (!tap_ok(!err, "watch a tree of 3 directories (%d)", err))
+		return;
+	tap_ok(!readable(w) && cgroup_watch__read(w) == 0, "nothing made yet: not readable, read 0");
+
+	tree__mkdir(root, "C");
+	tap_ok(readable(w), "a mkdir at the top makes the fd readable");
+	expect(w, 1, "mkdir C");
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		const struct watch_step *st = &steps[i];
+		int j;
+
+		for (j = 0; j < 2 && st->dirs[j]; j++)
+			(st->remove ? tree__rmdir : tree__mkdir)(root, st->dirs[j]);
+		expect(w, 1, st->what);
+	}
+
+	snprintf(file, sizeof(file), "%s/A/not-a-cgroup", root);
+	f = fopen(file, "w");
+	if (f)
+		fclose(f);
+	unlink(file);
+	expect(w, 0, "a file made and removed");
+	cgroup_watch__delete(w);
+	tree__rmdir(root, "A/a1/deep");
+	tree__rmdir(root, "A/a1");
+	tree__rmdir(root, "A");
+	tree__rmdir(root, "B");
+}
+
+/* cgroupfs (kernfs) sends the same events as the test's own tree */
+static void test_cgroupfs(void)
+{
+	const char *what = "cgroupfs: a cgroup made and removed reads 1 each";
+	struct cgroup_watch *w;
+	char mnt[4096], path[4200];
+	int made, removed;
+
+	if (geteuid() || cgroup__find_mnt("/proc/self/mountinfo", mnt, sizeof(mnt))) {
+		tap_skip(what, "needs root and a cgroup2 mount");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/perfx-test-watch-%d", mnt, getpid());
+	if (cgroup_watch__new(mnt, &w)) {
+		tap_ok(0, "%s: cannot watch %s", what, mnt);
+		return;
+	}
+	if (mkdir(path, 0755)) {
+		tap_skip(what, "cannot make a cgroup");
+		cgroup_watch__delete(w);
+		return;
+	}
+	made = cgroup_watch__read(w);
+	removed = rmdir(path) ? -errno : cgroup_watch__read(w);
+	tap_ok(made == 1 && removed == 1, "%s (%d, %d)", what, made, removed);
+	cgroup_watch__delete(w);
+}
+
+/* an event as the kernel lays it out, with @len bytes of name */
+static size_t put_event(char *buf, int wd, unsigned int mask, const char *name, __u32 len)
+{
+	struct inotify_event ie = { .wd = wd, .mask = mask, .len = len };
+
+	memcpy(buf, &ie, sizeof(ie));
+	memset(buf + sizeof(ie), 0, len);
+	if (name)
+		memcpy(buf + sizeof(ie), name, strlen(name));
+	return sizeof(ie) + len;
+}
+
+static void test_parser(void)
+{
+	char buf[256];
+	struct cgroup_watch_event ev;
+	size_t len, pos = 0;
+	int r1, r2, r3;
+
+	len = put_event(buf, 3, IN_CREATE | IN_ISDIR, "web-1", 16);
+	len += put_event(buf + len, 7, IN_IGNORED, NULL, 0);
+	r1 = cgroup_watch__next_event(buf, len, &pos, &ev);
+	tap_ok(r1 == 1 && ev.wd == 3 && ev.mask == (IN_CREATE | IN_ISDIR) &&
+	       !strcmp(ev.name, "web-1"), "first event: wd 3, IN_CREATE|IN_ISDIR, web-1");
+	r2 = cgroup_watch__next_event(buf, len, &pos, &ev);
+	tap_ok(r2 == 1 && ev.wd == 7 && ev.mask == IN_IGNORED && !strcmp(ev.name, ""),
+	       "second event: wd 7, IN_IGNORED, no name");
+	r3 = cgroup_watch__next_event(buf, len, &pos, &ev);
+	tap_ok(r3 == 0 && pos == len, "then the end (%d)", r3);
+
+	pos = 0;
+	tap_ok(cgroup_watch__next_event(buf, sizeof(struct inotify_event) - 1, &pos, &ev) ==
+	       -EPROTO, "a cut header: -EPROTO");
+	pos = 0;
+	tap_ok(cgroup_watch__next_event(buf, sizeof(struct inotify_event) + 15, &pos, &ev) ==
+	       -EPROTO, "a name running past the end: -EPROTO");
+	len = put_event(buf, 1, IN_DELETE | IN_ISDIR, "0123456789abcdef", 16);
+	pos = 0;
+	tap_ok(cgroup_watch__next_event(buf, len, &pos, &ev) == -EPROTO,
+	       "a name with no NUL in its length: -EPROTO");
+	{
+		struct inotify_event ie = { .wd = 1, .mask = IN_DELETE, .len = 0xffffffffu };
+
+		memcpy(buf, &ie, sizeof(ie));
+	}
+	pos = 0;
+	tap_ok(cgroup_watch__next_event(buf, sizeof(buf), &pos, &ev) == -EPROTO,
+	       "a length of 4 GiB: -EPROTO");
+}
+
+int main(void)
+{
+	tap_start("cgroup-watch");
+	if (!tap_ok(!tap_tmpdir(root, sizeof(root)), "a directory of its own"))
+		return tap_done();
+	test_tree();
+	test_cgroupfs();
+	test_parser();
+	tap_rmdir(root);
+	return tap_done();
+}
