@@ -24,6 +24,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -54,6 +55,7 @@
 #include "lib/threadmap.h"
 #include "lib/util.h"
 #include "lib/workload.h"
+#include "stat-follow.h"
 #include "stat-serve.h"
 
 static const char * const stat_usagestr[] = {
@@ -67,7 +69,12 @@ enum {
 	OPT_FOR_EACH_CGROUP,
 	OPT_CGROUP_MODE,
 	OPT_SERVE,
+	OPT_FOLLOW_CGROUPS,
+	OPT_MAX_CGROUPS,
 };
+
+/* --follow-cgroups counts this many cgroups at most, unless told */
+#define STAT_MAX_CGROUPS	1024
 
 /* perf stat 6.1's words for the options it has too */
 static const struct usage_option stat_options[] = {
@@ -91,6 +98,12 @@ static const struct usage_option stat_options[] = {
 	{ 0, "cgroup-mode", "auto|shared|bpf|per-cgroup",
 	  "how --for-each-cgroup counts: shared (one event per CPU for all cgroups), bpf (one event per CPU read by BPF at cgroup switches), per-cgroup (one per cgroup, as perf) or auto (shared where the kernel has it, else bpf where it loads, else per-cgroup)",
 	  0, OPT_CGROUP_MODE },
+	{ 0, "follow-cgroups", NULL,
+	  "with --for-each-cgroup: expand the list again whenever cgroups are made or removed, counting those that appear from then on and showing those that go once more",
+	  0, OPT_FOLLOW_CGROUPS },
+	{ 0, "max-cgroups", "n",
+	  "with --follow-cgroups: count at most n cgroups at once (default 1024)", 0,
+	  OPT_MAX_CGROUPS },
 	{ 0, "serve", "[addr:]port",
 	  "instead of printing counts at exit, serve them to Prometheus on http://addr:port/metrics until SIGINT or SIGTERM (addr 127.0.0.1 if not given; with --for-each-cgroup)",
 	  0, OPT_SERVE },
@@ -122,6 +135,8 @@ struct stat_opts {
 	const char *for_each_cgroup;
 	enum evlist_cgroup_mode cgroup_mode;
 	bool cgroup_mode_given;
+	bool follow_cgroups;
+	int max_cgroups;
 	/* --serve's address: counts are served, not printed */
 	const char *serve;
 	int verbose;
@@ -138,14 +153,24 @@ struct stat_ctx {
 	struct cgroup **cgrps;
 	int nr_cgrps;
 	char cgroup_mnt[PATH_MAX];
+	/* --follow-cgroups: the set, its watch; else NULL */
+	struct stat_follow *follow;
 	unsigned long nr_fds;
 	double setup_ms;
 	double read_ms;
 	/* BPF mode: the missed cgroup switches warned about so far */
 	unsigned long long bpf_missed;
-	/* --serve: the server, and the counts of its last scrape (one per event) */
+	/*
+	 * --serve: the server; the counts last served, one per entry of the
+	 * list (a count must not go down); what the last scrape got, which
+	 * names the copies of the cgroups that left, deleted at the next
+	 */
 	struct stat_serve *serve;
 	struct openmetrics_count *served;
+	int nr_served;
+	struct openmetrics_count *scrape;
+	struct evsel **gone;
+	int nr_gone;
 	pid_t child;
 	bool workload_failed;
 	struct workload work;
@@ -330,6 +355,17 @@ static int parse_option(struct stat_opts *opts, int c, int argc, char **argv, bo
 	case OPT_SERVE:
 		opts->serve = optarg;
 		break;
+	case OPT_FOLLOW_CGROUPS:
+		opts->follow_cgroups = true;
+		break;
+	case OPT_MAX_CGROUPS:
+		err = parse_uint(optarg, 1, CGROUP_SHARE_ATTACH_MAX, &v);
+		if (err)
+			return stat_value_error("max-cgroups",
+						"--max-cgroups '%s': expected a count from 1 to %d (%s)",
+						optarg, CGROUP_SHARE_ATTACH_MAX, errname(err));
+		opts->max_cgroups = (int)v;
+		break;
 	case 'v':
 		opts->verbose++;
 		break;
@@ -353,6 +389,7 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 	int c, err;
 
 	opts->repeat = 1;
+	opts->max_cgroups = STAT_MAX_CGROUPS;
 	err = option_parser__init(&p, stat_options, argc, argv);
 	while (!err && (c = option_parser__next(&p)) != -1)
 		err = parse_option(opts, c, argc, argv, &no_aggr);
@@ -380,6 +417,15 @@ static int parse_options(struct stat_opts *opts, int argc, char **argv)
 		return stat_usage_error(NULL, "nothing to count: give a command, -a, -C, -p or -t");
 	if (opts->repeat > 1 && !opts->argc)
 		return stat_usage_error("-r", "-r needs a command");
+	if (opts->follow_cgroups && !opts->for_each_cgroup)
+		return stat_usage_error("follow-cgroups for-each-cgroup",
+					"--follow-cgroups needs --for-each-cgroup");
+	if (opts->follow_cgroups && opts->repeat > 1)
+		return stat_usage_error("follow-cgroups -r",
+					"--follow-cgroups and -r cannot be used together");
+	if (opts->max_cgroups != STAT_MAX_CGROUPS && !opts->follow_cgroups)
+		return stat_usage_error("max-cgroups follow-cgroups",
+					"--max-cgroups needs --follow-cgroups");
 	if (opts->serve && !opts->for_each_cgroup)
 		return stat_usage_error("serve for-each-cgroup", "--serve needs --for-each-cgroup");
 	if (opts->serve && (opts->argc || opts->interval || opts->repeat > 1 || no_aggr ||
@@ -403,6 +449,8 @@ static int setup_cgroups(struct stat_ctx *ctx)
 		       strerror(-err), errname(err));
 		return err;
 	}
+	if (ctx->opts.follow_cgroups)
+		return stat_follow__new(ctx->cgroup_mnt, list, ctx->opts.max_cgroups, &ctx->follow);
 	if (ctx->opts.for_each_cgroup) {
 		err = cgroup_names__expand(ctx->cgroup_mnt, list, &names, errbuf, sizeof(errbuf));
 		if (err) {
@@ -506,8 +554,16 @@ static int setup_events(struct stat_ctx *ctx, const struct parse_events_env *env
 	err = parse_event_options(ctx, parsed, env);
 	if (err)
 		goto out_delete;
+	if (ctx->follow) {
+		int nr;
+		struct cgroup **cgrps = stat_follow__cgroups(ctx->follow, &nr);
+
+		err = evlist__expand_cgroups(parsed, cgrps, nr, ctx->opts.max_cgroups,
+					     ctx->opts.cgroup_mode, &ctx->evlist);
+		goto out_delete;
+	}
 	if (ctx->opts.for_each_cgroup) {
-		err = evlist__expand_cgroups(parsed, ctx->cgrps, ctx->nr_cgrps,
+		err = evlist__expand_cgroups(parsed, ctx->cgrps, ctx->nr_cgrps, 0,
 					     ctx->opts.cgroup_mode, &ctx->evlist);
 		goto out_delete;
 	}
@@ -567,7 +623,7 @@ static void raise_nofile(struct stat_ctx *ctx, unsigned long need)
 
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return;
-	need += ctx->nr_cgrps + 64;
+	need += (ctx->follow ? ctx->opts.max_cgroups : ctx->nr_cgrps) + 64;
 	if (rl.rlim_cur >= need || rl.rlim_cur == rl.rlim_max)
 		return;
 	rl.rlim_cur = rl.rlim_max;
@@ -648,7 +704,7 @@ static void report_fallbacks(struct stat_ctx *ctx)
 
 	for (i = 0; i < ctx->evlist->nr_counters; i++) {
 		struct counter *counter = &ctx->evlist->counters[i];
-		const char *name = counter->evsels[0]->name;
+		const char *name = counter->tmpl[0]->name;
 
 		if (counter->refused && counter->bpf_refused)
 			pr_info("--for-each-cgroup: event '%s': %s; BPF: %s; using per-cgroup events\n",
@@ -693,7 +749,13 @@ static int open_counters(struct stat_ctx *ctx)
 	evlist__set_maps(ctx->evlist, ctx->cpus, ctx->threads);
 	evlist__for_each(ctx->evlist, i, evsel)
 		config_attr(ctx, evsel);
-	raise_nofile(ctx, (unsigned long)ctx->evlist->nr * ctx->cpus->nr * ctx->threads->nr);
+	/* what the carriers and the copies of cgroups that join are made of */
+	if (ctx->evlist->tmpl)
+		evlist__for_each(ctx->evlist->tmpl, i, evsel)
+			config_attr(ctx, evsel);
+	/* --follow-cgroups: as many as the cap lets in */
+	raise_nofile(ctx, (unsigned long)(ctx->follow ? ctx->evlist->tmpl->nr * ctx->opts.max_cgroups :
+					  ctx->evlist->nr) * ctx->cpus->nr * ctx->threads->nr);
 	err = evlist__open(ctx->evlist, &failed);
 	ctx->setup_ms = now_ms() - t0;
 	ctx->bpf_missed = 0;
@@ -785,6 +847,67 @@ static int check_cgroups_alive(struct stat_ctx *ctx)
 	return 0;
 }
 
+/* The copies of the cgroups that left: out of the list, deleted. */
+static void delete_evsels(struct evsel **evsels, int nr)
+{
+	while (nr--)
+		evsel__delete(evsels[nr]);
+	free(evsels);
+}
+
+/* --serve: room for a count per entry of the list, new ones zero */
+static int serve_grow(struct stat_ctx *ctx)
+{
+	size_t sz = sizeof(*ctx->served);
+	struct openmetrics_count *n;
+
+	if (ctx->evlist->nr <= ctx->nr_served)
+		return 0;
+	n = realloc(ctx->served, ctx->evlist->nr * sz);
+	if (!n)
+		return -ENOMEM;
+	ctx->served = n;
+	memset(&n[ctx->nr_served], 0, (ctx->evlist->nr - ctx->nr_served) * sz);
+	n = realloc(ctx->scrape, ctx->evlist->nr * sz);
+	if (!n)
+		return -ENOMEM;
+	ctx->scrape = n;
+	ctx->nr_served = ctx->evlist->nr;
+	return 0;
+}
+
+/*
+ * --serve --follow-cgroups: the copies of the cgroups that left were
+ * served a last time: out of the list and of the counts served, deleted
+ * at the next scrape, once the server is done with their names.
+ */
+static int serve_retire(struct stat_ctx *ctx)
+{
+	struct evsel *evsel;
+	int i, n = 0, err;
+
+	struct openmetrics_count *served;
+
+	served = calloc(ctx->nr_served ? ctx->nr_served : 1, sizeof(*served));
+	if (!served)
+		return -ENOMEM;
+	delete_evsels(ctx->gone, ctx->nr_gone);
+	ctx->gone = NULL;
+	ctx->nr_gone = 0;
+	evlist__for_each(ctx->evlist, i, evsel)
+		if (!evsel->retired)
+			served[n++] = ctx->served[i];
+	err = evlist__take_retired(ctx->evlist, &ctx->gone, &ctx->nr_gone);
+	if (err) {
+		free(served);
+		return err;
+	}
+	free(ctx->served);
+	ctx->served = served;
+	ctx->nr_served = n;
+	return 0;
+}
+
 /*
  * --serve's scrape: every counter read now, summed over CPUs and scaled as
  * at the end of a run, one count per event and cgroup it is supported in,
@@ -792,8 +915,8 @@ static int check_cgroups_alive(struct stat_ctx *ctx)
  * that may come out lower than the last one served: a counter must not
  * go down (OpenMetrics; Prometheus reads a decrease as a reset), so the
  * last is served again until the estimate passes it.  A cgroup removed
- * meanwhile keeps its last counts (its events count no more); following
- * the cgroups that come and go is for a later perfx.
+ * meanwhile is served with its last counts; with --follow-cgroups only
+ * once, else at every scrape (its events count no more).
  */
 static int serve_read(void *arg, const struct openmetrics_count **counts, int *nr)
 {
@@ -805,13 +928,15 @@ static int serve_read(void *arg, const struct openmetrics_count **counts, int *n
 	if (err)
 		return err;
 	err = stat__aggregate(ctx->evlist, &ctx->config, false);
+	if (!err)
+		err = serve_grow(ctx);
 	if (err) {
 		pr_err("--serve: adding up the counts: %s (%s)\n", strerror(-err), errname(err));
 		return err;
 	}
 	check_bpf_missed(ctx);
 	evlist__for_each(ctx->evlist, i, evsel) {
-		struct openmetrics_count *c = &ctx->served[n];
+		struct openmetrics_count *c = &ctx->served[i];
 
 		if (!evsel->supported || !evsel->cgrp)
 			continue;
@@ -821,9 +946,15 @@ static int serve_read(void *arg, const struct openmetrics_count **counts, int *n
 			c->val = evsel->aggr[0].val;
 		c->ena = evsel->aggr[0].ena;
 		c->run = evsel->aggr[0].run;
-		n++;
+		ctx->scrape[n++] = *c;
 	}
-	*counts = ctx->served;
+	err = ctx->follow ? serve_retire(ctx) : 0;
+	if (err) {
+		pr_err("--serve: dropping the cgroups that left: %s (%s)\n", strerror(-err),
+		       errname(err));
+		return err;
+	}
+	*counts = ctx->scrape;
 	*nr = n;
 	return 0;
 }
@@ -879,7 +1010,80 @@ static int print_interval(struct stat_ctx *ctx, const struct timespec *start)
 	evlist__for_each(ctx->evlist, i, evsel)
 		evsel__save_prev(evsel);
 	check_bpf_missed(ctx);
+	if (ctx->follow) {
+		/* the cgroups that left got their last row */
+		struct evsel **gone;
+		int nr;
+
+		err = evlist__take_retired(ctx->evlist, &gone, &nr);
+		if (err)
+			return err;
+		delete_evsels(gone, nr);
+	}
 	return check_cgroups_alive(ctx);
+}
+
+static int read_counters_fn(void *arg)
+{
+	return read_counters(arg);
+}
+
+/*
+ * --follow-cgroups: the cgroups made or removed since the last look join
+ * or leave, those that leave read a last time first.
+ */
+static int follow_cgroups(struct stat_ctx *ctx)
+{
+	int err = stat_follow__update(ctx->follow, ctx->evlist, read_counters_fn, ctx);
+
+	ctx->nr_fds = evlist__nr_fds(ctx->evlist);
+	return err;
+}
+
+/* for stat_serve__watch() */
+static int follow_cgroups_fn(void *arg)
+{
+	return follow_cgroups(arg);
+}
+
+/*
+ * --follow-cgroups: until @deadline on CLOCK_MONOTONIC (NULL: none), or
+ * SIGINT, SIGTERM or SIGCHLD, following the cgroups meanwhile.  The
+ * signals get in only in ppoll(), so that one that came before is not
+ * lost.
+ */
+static int follow_wait(struct stat_ctx *ctx, const struct timespec *deadline)
+{
+	struct pollfd pfd = { .fd = stat_follow__fd(ctx->follow), .events = POLLIN };
+	sigset_t block, old;
+	int err = 0;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	while (!err && !perfx_done && !perfx_child_exited) {
+		struct timespec now, left, *tsp = NULL;
+
+		if (deadline) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			timespec_sub(&left, deadline, &now);
+			if (left.tv_sec < 0)
+				break;
+			tsp = &left;
+		}
+		if (ppoll(&pfd, 1, tsp, &old) < 0) {
+			if (errno != EINTR)
+				err = -errno;
+			continue;
+		}
+		if (!pfd.revents)
+			break;
+		err = follow_cgroups(ctx);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
 }
 
 /*
@@ -943,7 +1147,8 @@ static int run_once(struct stat_ctx *ctx, int *status)
 		if (counting_tasks(ctx) && !ctx->child && !thread_map__alive(ctx->threads, NULL))
 			break;
 		if (ctx->child) {
-			pid_t r = wait4(ctx->child, &wst, ctx->opts.interval ? WNOHANG : 0, &ru);
+			pid_t r = wait4(ctx->child, &wst,
+					ctx->opts.interval || ctx->follow ? WNOHANG : 0, &ru);
 
 			if (r == ctx->child) {
 				ctx->child = 0;
@@ -958,7 +1163,11 @@ static int run_once(struct stat_ctx *ctx, int *status)
 			next.tv_nsec += (long)(ctx->opts.interval % 1000) * 1000000L;
 			next.tv_sec += ctx->opts.interval / 1000 + next.tv_nsec / 1000000000L;
 			next.tv_nsec %= 1000000000L;
-			while (!perfx_done && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR) {
+			err = ctx->follow ? follow_wait(ctx, &next) : 0;
+			if (err)
+				goto out_kill;
+			while (!ctx->follow && !perfx_done &&
+			       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR) {
 				if (perfx_child_exited)
 					break;
 			}
@@ -981,7 +1190,14 @@ static int run_once(struct stat_ctx *ctx, int *status)
 			cgroup_mode_name(ctx, mode, sizeof(mode));
 			pr_info("--serve: counting in %s mode, %lu counting fds, setup %.3f ms\n", mode,
 				ctx->nr_fds, ctx->setup_ms);
+			if (ctx->follow)
+				stat_serve__watch(ctx->serve, stat_follow__fd(ctx->follow),
+						  follow_cgroups_fn, ctx);
 			err = stat_serve__run(ctx->serve);
+			if (err)
+				goto out_kill;
+		} else if (ctx->follow) {
+			err = follow_wait(ctx, NULL);
 			if (err)
 				goto out_kill;
 		} else if (!ctx->child) {
@@ -1148,7 +1364,10 @@ static void stat_ctx__exit(struct stat_ctx *ctx)
 
 	stat_serve__delete(ctx->serve);
 	free(ctx->served);
+	free(ctx->scrape);
+	delete_evsels(ctx->gone, ctx->nr_gone);
 	evlist__delete(ctx->evlist);
+	stat_follow__delete(ctx->follow);
 	for (i = 0; i < ctx->nr_cgrps; i++)
 		cgroup__put(ctx->cgrps[i]);
 	free(ctx->cgrps);
@@ -1217,16 +1436,16 @@ static int stat_setup(struct stat_ctx *ctx, const struct parse_events_env *env)
 		if (err)
 			return err;
 	}
-	ctx->config.has_cgroups = ctx->nr_cgrps > 0;
+	ctx->config.has_cgroups = ctx->nr_cgrps > 0 || ctx->follow;
 	err = setup_events(ctx, env);
 	if (err)
 		return err;
 	ctx->config.unit_width = evlist__unit_width(ctx->evlist);
 	set_target(ctx);
 	if (ctx->opts.serve) {
-		ctx->served = calloc(ctx->evlist->nr, sizeof(*ctx->served));
-		if (!ctx->served)
-			return -ENOMEM;
+		err = serve_grow(ctx);
+		if (err)
+			return err;
 		err = stat_serve__new(ctx->opts.serve, serve_read, ctx, &ctx->serve);
 		if (err)
 			return err;
@@ -1282,6 +1501,8 @@ int cmd_stat(int argc, char **argv)
 	sa.sa_handler = perfx__sig_handler;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* the command's exit, not its stops: --follow-cgroups waits for that */
+	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
 
 	for (run = 0; run < ctx->opts.repeat && !perfx_done; run++) {

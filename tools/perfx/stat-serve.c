@@ -51,6 +51,10 @@ struct stat_serve {
 	int epoll_fd;
 	stat_serve_read_fn read;
 	void *arg;
+	/* stat_serve__watch()'s fd, -1 if none */
+	int watch_fd;
+	stat_serve_watch_fn watch;
+	void *watch_arg;
 	/* the last exposition rendered, kept for the next one */
 	char *buf;
 	size_t size;
@@ -245,6 +249,7 @@ int stat_serve__new(const char *addr, stat_serve_read_fn read, void *arg,
 		return -ENOMEM;
 	srv->read = read;
 	srv->arg = arg;
+	srv->watch_fd = -1;
 	fd = listen_on(addr);
 	if (fd < 0) {
 		free(srv);
@@ -277,6 +282,13 @@ int stat_serve__new(const char *addr, stat_serve_read_fn read, void *arg,
 	return 0;
 }
 
+void stat_serve__watch(struct stat_serve *srv, int fd, stat_serve_watch_fn fn, void *arg)
+{
+	srv->watch_fd = fd;
+	srv->watch = fn;
+	srv->watch_arg = arg;
+}
+
 int stat_serve__run(struct stat_serve *srv)
 {
 	sigset_t block, old;
@@ -287,7 +299,10 @@ int stat_serve__run(struct stat_serve *srv)
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	while (!perfx_done) {
-		struct pollfd pfd = { .fd = srv->epoll_fd, .events = POLLIN };
+		struct pollfd pfd[2] = {
+			{ .fd = srv->epoll_fd, .events = POLLIN },
+			{ .fd = srv->watch_fd, .events = POLLIN },
+		};
 		struct timespec ts, *tsp = NULL;
 		MHD_UNSIGNED_LONG_LONG ms;
 
@@ -297,11 +312,16 @@ int stat_serve__run(struct stat_serve *srv)
 			tsp = &ts;
 		}
 		/* the signals get in here only: one that came before is not lost */
-		if (ppoll(&pfd, 1, tsp, &old) < 0 && errno != EINTR) {
+		if (ppoll(pfd, 2, tsp, &old) < 0 && errno != EINTR) {
 			err = -errno;
 			pr_err("--serve: waiting for requests: %s (%s)\n", strerror(-err),
 			       perfx__errname(err));
 			break;
+		}
+		if (!perfx_done && pfd[1].revents) {
+			err = srv->watch(srv->watch_arg);
+			if (err)
+				break;
 		}
 		if (!perfx_done && MHD_run(srv->mhd) != MHD_YES) {
 			err = -EIO;

@@ -18,6 +18,11 @@ typedef int (*stat_serve_read_fn)(void *arg, const struct openmetrics_count **co
  */
 int stat_serve__new(const char *addr, stat_serve_read_fn read, void *arg,
 		    struct stat_serve **srvp);
+/* Called when the watched fd is readable: 0, or -errno (reported) to stop. */
+typedef int (*stat_serve_watch_fn)(void *arg);
+
+/* While answering requests, call @fn whenever @fd is readable. */
+void stat_serve__watch(struct stat_serve *srv, int fd, stat_serve_watch_fn fn, void *arg);
 /* Answer requests until SIGINT or SIGTERM: 0, or -errno after saying why. */
 int stat_serve__run(struct stat_serve *srv);
 void stat_serve__delete(struct stat_serve *srv);

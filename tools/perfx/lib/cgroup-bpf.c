@@ -33,12 +33,19 @@
 struct cgroup_bpf {
 	int refcnt;
 	int users;
+	/* the cgroups counted, members k of the counters' lists, and room for max */
 	int nr_cgrps;
+	int max_cgrps;
 	int nr_events;
 	int nr_levels;
-	__u64 *ids;
-	/* the index the program counts cgroup k under: a cgroup named twice counts once */
-	int *first;
+	__u64 *ids;		/* [max_cgrps] */
+	/* the program's index of member k: a cgroup named twice counts once */
+	int *slot;		/* [max_cgrps] */
+	/* slots never used yet start at nr_used; freed ones wait in order */
+	int nr_used;
+	int *free;		/* [max_cgrps], a queue */
+	int free_head;
+	int nr_free;
 	/* loaded state: */
 	struct cgroup_counter_bpf *skel;
 	struct cpu_map *cpus;
@@ -46,6 +53,8 @@ struct cgroup_bpf {
 	struct evsel *switches;		/* cgroup-switches, one per CPU */
 	struct bpf_perf_event_value *counts;
 	size_t counts_len;
+	/* what a reused slot held when its cgroup joined, as counts is laid out */
+	struct bpf_perf_event_value *base;
 	struct cgroup_bpf_cpu *cpu_state;	/* [cpu], mapped */
 	size_t cpu_state_len;
 	/* the kernel's refusal, kept: every counter asks */
@@ -68,23 +77,45 @@ static int cgroup_level(const char *name)
 	return level;
 }
 
-int cgroup_bpf__new(struct cgroup **cgrps, int nr_cgrps, int nr_events,
+/* the slot of a cgroup with @id, for member @k: a member's, else a new one */
+static int cgroup_bpf__take_slot(struct cgroup_bpf *bpf, int k, __u64 id)
+{
+	int j, s;
+
+	for (j = 0; j < bpf->nr_cgrps; j++)
+		if (j != k && bpf->ids[j] == id)
+			return bpf->slot[j];
+	if (bpf->nr_used < bpf->max_cgrps)
+		return bpf->nr_used++;
+	if (!bpf->nr_free)
+		return -E2BIG;
+	s = bpf->free[bpf->free_head];
+	bpf->free_head = (bpf->free_head + 1) % bpf->max_cgrps;
+	bpf->nr_free--;
+	return s;
+}
+
+int cgroup_bpf__new(struct cgroup **cgrps, int nr_cgrps, int max_cgrps, int nr_events,
 		    struct cgroup_bpf **bpfp)
 {
 	struct cgroup_bpf *bpf;
-	int k, j;
+	int k;
 
-	if (nr_cgrps < 1 || nr_events < 1)
+	if (nr_cgrps < 0 || max_cgrps < 0 || nr_cgrps > (max_cgrps ? max_cgrps : nr_cgrps) ||
+	    nr_cgrps + max_cgrps < 1 || nr_events < 1)
 		return -EINVAL;
 	bpf = calloc(1, sizeof(*bpf));
 	if (!bpf)
 		return -ENOMEM;
 	bpf->refcnt = 1;
-	bpf->nr_cgrps = nr_cgrps;
+	bpf->max_cgrps = max_cgrps ? max_cgrps : nr_cgrps;
 	bpf->nr_events = nr_events;
-	bpf->ids = calloc(nr_cgrps, sizeof(*bpf->ids));
-	bpf->first = calloc(nr_cgrps, sizeof(*bpf->first));
-	if (!bpf->ids || !bpf->first) {
+	/* followed cgroups may come at any depth up to the bound */
+	bpf->nr_levels = max_cgrps ? CGROUP_BPF_MAX_LEVELS : 1;
+	bpf->ids = calloc(bpf->max_cgrps, sizeof(*bpf->ids));
+	bpf->slot = calloc(bpf->max_cgrps, sizeof(*bpf->slot));
+	bpf->free = calloc(bpf->max_cgrps, sizeof(*bpf->free));
+	if (!bpf->ids || !bpf->slot || !bpf->free) {
 		cgroup_bpf__put(bpf);
 		return -ENOMEM;
 	}
@@ -92,9 +123,8 @@ int cgroup_bpf__new(struct cgroup **cgrps, int nr_cgrps, int nr_events,
 		int level = cgroup_level(cgrps[k]->name);
 
 		bpf->ids[k] = cgrps[k]->id;
-		for (j = 0; j < k && bpf->ids[j] != bpf->ids[k]; j++)
-			;
-		bpf->first[k] = j;
+		bpf->slot[k] = cgroup_bpf__take_slot(bpf, k, bpf->ids[k]);
+		bpf->nr_cgrps++;
 		if (level + 1 > bpf->nr_levels)
 			bpf->nr_levels = level + 1;
 	}
@@ -114,7 +144,8 @@ void cgroup_bpf__put(struct cgroup_bpf *bpf)
 	if (!bpf || --bpf->refcnt)
 		return;
 	free(bpf->ids);
-	free(bpf->first);
+	free(bpf->slot);
+	free(bpf->free);
 	free(bpf);
 }
 
@@ -144,19 +175,19 @@ static int cgroup_bpf__size(struct cgroup_bpf *bpf)
 {
 	struct cgroup_counter_bpf *skel = bpf->skel;
 	unsigned long long slots = (unsigned long long)bpf->nr_cpus * bpf->nr_events;
-	unsigned long long sums = slots * bpf->nr_cgrps;
+	unsigned long long sums = slots * bpf->max_cgrps;
 
 	if (sums > UINT32_MAX)
 		return -E2BIG;
 	skel->rodata->nr_events = bpf->nr_events;
-	skel->rodata->nr_cgrps = bpf->nr_cgrps;
+	skel->rodata->nr_cgrps = bpf->max_cgrps;
 	skel->rodata->nr_levels = bpf->nr_levels;
 	if (bpf_map__set_max_entries(skel->maps.events, slots) ||
 	    bpf_map__set_max_entries(skel->maps.slots, slots) ||
 	    bpf_map__set_max_entries(skel->maps.counts, sums) ||
 	    bpf_map__set_max_entries(skel->maps.switches, bpf->nr_cpus) ||
 	    bpf_map__set_max_entries(skel->maps.cpu_state, bpf->nr_cpus) ||
-	    bpf_map__set_max_entries(skel->maps.cgrp_idx, bpf->nr_cgrps))
+	    bpf_map__set_max_entries(skel->maps.cgrp_idx, bpf->max_cgrps))
 		return -EINVAL;
 	bpf->counts_len = sums * sizeof(*bpf->counts);
 	bpf->cpu_state_len = bpf->nr_cpus * sizeof(*bpf->cpu_state);
@@ -178,19 +209,32 @@ static void map_munmap(void **p, size_t len)
 	*p = NULL;
 }
 
+/* the program counts member @k under its slot from now */
+static int cgroup_bpf__map_cgroup(struct cgroup_bpf *bpf, int k)
+{
+	__u32 idx = bpf->slot[k];
+
+	if (bpf_map_update_elem(bpf_map__fd(bpf->skel->maps.cgrp_idx), &bpf->ids[k], &idx,
+				BPF_ANY))
+		return -errno;
+	return 0;
+}
+
 static int cgroup_bpf__fill(struct cgroup_bpf *bpf)
 {
-	int fd = bpf_map__fd(bpf->skel->maps.cgrp_idx), k;
+	int k, err;
 
 	for (k = 0; k < bpf->nr_cgrps; k++) {
-		__u32 idx = k;
-
-		if (bpf->first[k] == k && bpf_map_update_elem(fd, &bpf->ids[k], &idx, BPF_ANY))
-			return -errno;
+		err = cgroup_bpf__map_cgroup(bpf, k);
+		if (err)
+			return err;
 	}
 	bpf->counts = map_mmap(bpf->skel->maps.counts, bpf->counts_len);
 	if (!bpf->counts)
 		return -errno;
+	bpf->base = calloc(1, bpf->counts_len);
+	if (!bpf->base)
+		return -ENOMEM;
 	bpf->cpu_state = map_mmap(bpf->skel->maps.cpu_state, bpf->cpu_state_len);
 	if (!bpf->cpu_state)
 		return -errno;
@@ -202,6 +246,8 @@ static void cgroup_bpf__unload(struct cgroup_bpf *bpf)
 	evsel__delete(bpf->switches);
 	bpf->switches = NULL;
 	map_munmap((void **)&bpf->counts, bpf->counts_len);
+	free(bpf->base);
+	bpf->base = NULL;
 	map_munmap((void **)&bpf->cpu_state, bpf->cpu_state_len);
 	cgroup_counter_bpf__destroy(bpf->skel);
 	bpf->skel = NULL;
@@ -327,12 +373,81 @@ int cgroup_bpf__sync_cpu(struct cgroup_bpf *bpf, int c)
 	return 0;
 }
 
-const struct bpf_perf_event_value *cgroup_bpf__counts(const struct cgroup_bpf *bpf, int c,
-						      int k, int e)
+/* where slot @s's sums of event @e on CPU index @c are */
+static size_t cgroup_bpf__index(const struct cgroup_bpf *bpf, int c, int s, int e)
 {
-	size_t i = ((size_t)bpf->cpus->map[c] * bpf->nr_cgrps + bpf->first[k]) * bpf->nr_events + e;
+	return ((size_t)bpf->cpus->map[c] * bpf->max_cgrps + s) * bpf->nr_events + e;
+}
 
-	return &bpf->counts[i];
+void cgroup_bpf__counts(const struct cgroup_bpf *bpf, int c, int k, int e,
+			struct bpf_perf_event_value *v)
+{
+	size_t i = cgroup_bpf__index(bpf, c, bpf->slot[k], e);
+
+	v->counter = bpf->counts[i].counter - bpf->base[i].counter;
+	v->enabled = bpf->counts[i].enabled - bpf->base[i].enabled;
+	v->running = bpf->counts[i].running - bpf->base[i].running;
+}
+
+/* a slot taken again starts from what it holds now */
+static void cgroup_bpf__set_base(struct cgroup_bpf *bpf, int s)
+{
+	int c, e;
+
+	for (c = 0; c < bpf->cpus->nr; c++) {
+		for (e = 0; e < bpf->nr_events; e++) {
+			size_t i = cgroup_bpf__index(bpf, c, s, e);
+
+			bpf->base[i] = bpf->counts[i];
+		}
+	}
+}
+
+/*
+ * Member @k's slot, if no other member counts in it: out of the program's
+ * map, and queued to be taken again after those freed before
+ */
+static void cgroup_bpf__free_slot(struct cgroup_bpf *bpf, int k)
+{
+	int s = bpf->slot[k], j;
+
+	for (j = 0; j < bpf->nr_cgrps; j++)
+		if (j != k && bpf->slot[j] == s)
+			return;
+	if (bpf->skel)
+		bpf_map_delete_elem(bpf_map__fd(bpf->skel->maps.cgrp_idx), &bpf->ids[k]);
+	bpf->free[(bpf->free_head + bpf->nr_free++) % bpf->max_cgrps] = s;
+}
+
+int cgroup_bpf__add_cgroup(struct cgroup_bpf *bpf, const struct cgroup *cgrp)
+{
+	int k = bpf->nr_cgrps, s, err;
+
+	if (k == bpf->max_cgrps || cgroup_level(cgrp->name) >= bpf->nr_levels)
+		return -E2BIG;
+	s = cgroup_bpf__take_slot(bpf, k, cgrp->id);
+	if (s < 0)
+		return s;
+	bpf->ids[k] = cgrp->id;
+	bpf->slot[k] = s;
+	if (bpf->skel) {
+		cgroup_bpf__set_base(bpf, s);
+		err = cgroup_bpf__map_cgroup(bpf, k);
+		if (err) {
+			cgroup_bpf__free_slot(bpf, k);
+			return err;
+		}
+	}
+	bpf->nr_cgrps++;
+	return 0;
+}
+
+void cgroup_bpf__remove_cgroup(struct cgroup_bpf *bpf, int k)
+{
+	cgroup_bpf__free_slot(bpf, k);
+	memmove(&bpf->ids[k], &bpf->ids[k + 1], (bpf->nr_cgrps - k - 1) * sizeof(*bpf->ids));
+	memmove(&bpf->slot[k], &bpf->slot[k + 1], (bpf->nr_cgrps - k - 1) * sizeof(*bpf->slot));
+	bpf->nr_cgrps--;
 }
 
 const struct cgroup_bpf_cpu *cgroup_bpf__cpu(const struct cgroup_bpf *bpf, int c)

@@ -20,7 +20,17 @@ struct thread_map;
  */
 struct cgroup_bpf;
 
-int cgroup_bpf__new(struct cgroup **cgrps, int nr_cgrps, int nr_events,
+/* the deepest level a followed cgroup may be at (the root's is 0) */
+#define CGROUP_BPF_MAX_LEVELS	64
+
+/*
+ * For the @nr_cgrps cgroups @cgrps, members 0..@nr_cgrps - 1.  With
+ * @max_cgrps, room for that many, so that cgroups may join
+ * (cgroup_bpf__add_cgroup()) and leave while it counts, at any level
+ * below CGROUP_BPF_MAX_LEVELS; with 0, the set is @cgrps for good and
+ * the program walks no deeper than the deepest of them.
+ */
+int cgroup_bpf__new(struct cgroup **cgrps, int nr_cgrps, int max_cgrps, int nr_events,
 		    struct cgroup_bpf **bpfp);
 struct cgroup_bpf *cgroup_bpf__get(struct cgroup_bpf *bpf);
 void cgroup_bpf__put(struct cgroup_bpf *bpf);
@@ -38,9 +48,19 @@ int cgroup_bpf__open_cpu(struct cgroup_bpf *bpf, int c);
 int cgroup_bpf__set_event(struct cgroup_bpf *bpf, int c, int e, int fd);
 /* Add what CPU index @c counted since its last cgroup switch. */
 int cgroup_bpf__sync_cpu(struct cgroup_bpf *bpf, int c);
-/* The sums of slot @e for cgroup @k on CPU index @c so far. */
-const struct bpf_perf_event_value *cgroup_bpf__counts(const struct cgroup_bpf *bpf, int c,
-						      int k, int e);
+/* The sums of event slot @e for member @k on CPU index @c since it joined. */
+void cgroup_bpf__counts(const struct cgroup_bpf *bpf, int c, int k, int e,
+			struct bpf_perf_event_value *v);
+/*
+ * @cgrp joins as the last member, counted from now: 0, or -E2BIG when the
+ * room is full or @cgrp is deeper than the program walks.
+ */
+int cgroup_bpf__add_cgroup(struct cgroup_bpf *bpf, const struct cgroup *cgrp);
+/*
+ * Member @k leaves, the members after it moving down one: its slot is
+ * taken again only after the slots never used and those freed before.
+ */
+void cgroup_bpf__remove_cgroup(struct cgroup_bpf *bpf, int k);
 /*
  * What the program saw on a CPU: the cgroup switches counted there, and
  * those it did not run at (the kernel skipped it), whose counts it could

@@ -16,6 +16,7 @@
 #include "counter.h"
 #include "cpumap.h"
 #include "evsel.h"
+#include "util.h"
 
 struct bpf_counter {
 	struct evsel **carriers;	/* [nr_members] */
@@ -23,23 +24,23 @@ struct bpf_counter {
 	bool opened;			/* cgroup_bpf__open() done */
 };
 
-/* the program's slot of member @m: events are numbered as in cgroup 0's copy */
+/* the program's slot of member @m: events are numbered as parsed */
 static int slot(const struct counter *counter, int m)
 {
-	return counter->evsels[0]->idx + m;
+	return counter->tmpl[0]->idx + m;
 }
 
 static int bpf_refuse(struct counter *counter, int err, struct evsel **failed)
 {
 	if (err != -ENOMEM)
 		counter->bpf_refused = err;
-	*failed = counter->evsels[0];
+	*failed = counter->tmpl[0];
 	return err;
 }
 
 static int bpf_open(struct counter *counter, struct evsel **failed)
 {
-	struct evsel *first = counter->evsels[0];
+	struct evsel *first = counter->tmpl[0];
 	struct bpf_counter *bc;
 	int err;
 
@@ -78,7 +79,7 @@ static int bpf_open_cpu(struct counter *counter, int c, struct evsel **failed)
 		if (fd >= 0)
 			err = cgroup_bpf__set_event(counter->bpf, c, slot(counter, m), fd);
 		if (err)
-			*failed = counter->evsels[m];
+			*failed = counter->tmpl[m];
 	}
 	return err;
 }
@@ -92,7 +93,7 @@ static int bpf_read_cpu(struct counter *counter, int c, struct evsel **failed)
 		err = cgroup_bpf__sync_cpu(counter->bpf, c);
 		counter->nr_reads++;
 		if (err) {
-			*failed = counter->evsels[0];
+			*failed = counter->tmpl[0];
 			return err;
 		}
 	}
@@ -100,15 +101,25 @@ static int bpf_read_cpu(struct counter *counter, int c, struct evsel **failed)
 		if (evsel__fd(bc->carriers[m], c, 0) < 0)
 			continue;
 		for (k = 0; k < counter->nr_cgrps; k++) {
-			const struct bpf_perf_event_value *v;
 			struct evsel_counts *counts = &counter->evsels[k * nm + m]->counts[c];
+			struct bpf_perf_event_value v;
 
-			v = cgroup_bpf__counts(counter->bpf, c, k, slot(counter, m));
-			counts->val = v->counter;
-			counts->ena = v->enabled;
-			counts->run = v->running;
+			cgroup_bpf__counts(counter->bpf, c, k, slot(counter, m), &v);
+			counts->val = v.counter;
+			counts->ena = v.enabled;
+			counts->run = v.running;
 		}
 	}
+	return 0;
+}
+
+/* the evlist keeps the program's cgroups as the copies are */
+static int bpf_update_cpu(struct counter *counter, int c __maybe_unused,
+			  struct evsel **failed __maybe_unused)
+{
+	struct bpf_counter *bc = counter->priv;
+
+	counter__mark_copies(counter, bc->carriers);
 	return 0;
 }
 
@@ -146,6 +157,7 @@ const struct counter_ops counter_bpf_ops = {
 	.name		= "BPF",
 	.open_cpu	= bpf_open_cpu,
 	.read_cpu	= bpf_read_cpu,
+	.update_cpu	= bpf_update_cpu,
 	.ioctl_cpu	= bpf_ioctl_cpu,
 	.close		= bpf_close,
 };

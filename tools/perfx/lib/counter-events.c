@@ -21,7 +21,8 @@ static int events_open_cpu(struct counter *counter, int c, struct evsel **failed
 	for (i = 0; i < nr; i++) {
 		struct evsel *evsel = counter->evsels[i];
 
-		if (!evsel->supported)
+		/* already open: the copies that joined are opened as the rest were */
+		if (!evsel->supported || evsel__fd(evsel, c, 0) >= 0)
 			continue;
 		err = evsel__open_cpu(evsel, c);
 		if ((err == -EACCES || err == -EPERM) && evsel__fallback_user(evsel))
@@ -147,6 +148,7 @@ const struct counter_ops counter_events_ops = {
 	.name		= "per-cgroup",
 	.open_cpu	= events_open_cpu,
 	.read_cpu	= events_read_cpu,
+	.update_cpu	= events_open_cpu,
 	.ioctl_cpu	= events_ioctl_cpu,
 	.close		= events_close,
 };

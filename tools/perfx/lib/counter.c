@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "counter.h"
+#include "cpumap.h"
 #include "evsel.h"
 
 bool counter__errno_unsupported(int err)
@@ -51,7 +52,7 @@ struct evsel **counter__new_carriers(struct counter *counter)
 	if (!carriers)
 		return NULL;
 	for (m = 0; m < nm; m++) {
-		struct evsel *copy = counter->evsels[m], *carrier;
+		struct evsel *copy = counter->tmpl[m], *carrier;
 
 		carrier = evsel__clone(copy, NULL);
 		carriers[m] = carrier;
@@ -68,6 +69,18 @@ struct evsel **counter__new_carriers(struct counter *counter)
 out_delete:
 	counter__delete_carriers(counter, carriers);
 	return NULL;
+}
+
+void counter__mark_copies(struct counter *counter, struct evsel **carriers)
+{
+	int k, m;
+
+	for (m = 0; m < counter->nr_members; m++) {
+		if (carriers[m]->supported)
+			continue;
+		for (k = 0; k < counter->nr_cgrps; k++)
+			counter->evsels[k * counter->nr_members + m]->supported = false;
+	}
 }
 
 /* carrier @m is not supported: nor are its copies, nor what it leads */
@@ -99,7 +112,7 @@ int counter__open_carriers_cpu(struct counter *counter, struct evsel **carriers,
 			continue;
 		}
 		if (!counter__errno_unsupported(err)) {
-			*failed = counter->evsels[m];
+			*failed = counter->tmpl[m];
 			return err;
 		}
 		counter__mark_carrier_unsupported(counter, carriers, m);
@@ -144,6 +157,17 @@ static int counter__fall_back(struct counter *counter, int c, struct evsel **fai
 	counter->ops = *counter->fallback++;
 	for (i = 0; i <= c && !err; i++)
 		err = counter->ops->open_cpu(counter, i, failed);
+	return err;
+}
+
+int counter__update_cpu(struct counter *counter, int c, struct evsel **failed)
+{
+	int err;
+
+	err = counter->ops->update_cpu(counter, c, failed);
+	while (err && err != -ENOENT && !counter->shared_some && counter__refused(counter) &&
+	       counter->fallback && *counter->fallback)
+		err = counter__fall_back(counter, counter->tmpl[0]->cpus->nr - 1, failed);
 	return err;
 }
 

@@ -25,6 +25,8 @@ enum evlist_cgroup_mode {
 struct evlist {
 	int nr;
 	struct evsel **entries;
+	/* an expanded list's events as parsed: what a cgroup's copy is made of */
+	struct evlist *tmpl;
 	struct cpu_map *cpus;
 	struct thread_map *threads;
 	int nr_counters;
@@ -42,10 +44,30 @@ void evlist__set_maps(struct evlist *evlist, struct cpu_map *cpus, struct thread
 /*
  * As perf's --for-each-cgroup: a new list with a copy of every event for
  * each cgroup, cgroup-major, groups kept inside each copy, and one counter
- * per event group for all its copies, counting as @mode says.
+ * per event group for all its copies, counting as @mode says.  With
+ * @max, up to that many cgroups may be counted at once as they come and
+ * go (the BPF counter makes room for them all); with 0, the cgroups are
+ * @cgrps for good.
  */
-int evlist__expand_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr,
+int evlist__expand_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr, int max,
 			   enum evlist_cgroup_mode mode, struct evlist **outp);
+/*
+ * Following an expanded list's cgroups while it counts.  Cgroups join:
+ * their copies are appended, cgroup-major as the others, and count once
+ * evlist__update() opened them.  Cgroup @k (the k-th copy in the
+ * counters) leaves: its copies keep their last counts, read before, and
+ * stay in the list, retired, until evlist__take_retired() once they were
+ * printed; the counters let go of them at evlist__update().  -E2BIG when
+ * the BPF counter has no room for a cgroup, or it is too deep.
+ */
+int evlist__add_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr);
+void evlist__retire_cgroup(struct evlist *evlist, int k);
+int evlist__update(struct evlist *evlist, struct evsel **failed);
+/*
+ * Take the retired copies out of the list, the others keeping their order:
+ * *@retiredp (theirs to evsel__delete(), and free) holds *@nrp of them.
+ */
+int evlist__take_retired(struct evlist *evlist, struct evsel ***retiredp, int *nrp);
 /* As perf's -G: the i-th cgroup to the i-th event, one cgroup to all. */
 int evlist__set_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr);
 int evlist__unit_width(const struct evlist *evlist);

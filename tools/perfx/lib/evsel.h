@@ -41,6 +41,8 @@ struct evsel {
 	struct evsel_counts *aggr;
 	int nr_aggr;
 	bool supported;
+	/* its cgroup left: it counts no more, its counts are the last read */
+	bool retired;
 	/* its own modifier named G or H: a group's u or p leaves the guest be */
 	bool exclude_gh;
 	/* -r: statistics of the aggregated scaled count over runs */

@@ -9,12 +9,15 @@
 #    directory, scrapes perfx every PROM_INTERVAL seconds (default 1;
 #    OpenMetrics, as it negotiates it); cgroup A runs a busy loop for 3 s and B a sleeper waking 100
 #    times a second for 3 s (each moved there while stopped), C stays
-#    idle, all three idle before and after; a second perfx stat -x counts the
-#    same cgroups meanwhile with per-cgroup events, as perf does, and
-#    prints its counts at the end;
+#    idle, all three idle before and after, and D is made during the
+#    run, runs a busy loop for 1 s and is removed; both perfx follow the
+#    cgroups (--follow-cgroups): a second perfx stat -x counts the same
+#    cgroups meanwhile with per-cgroup events, as perf does, and prints
+#    its counts at the end;
 #  - every scrape succeeded: up == 1 at every sample, at least one
 #    sample per two intervals of the run, the target healthy with no
-#    error, all 24 samples (3 cgroups x 2 events x 4 families) in each;
+#    error, all 24 samples (3 cgroups x 2 events x 4 families) in each,
+#    32 while D was there;
 #  - after the run, the last value Prometheus holds of each cgroup's
 #    counters is the one perfx serves at that time, exactly;
 #  - what Prometheus saw grow over the run (`v - v @ t0`, t0 just before
@@ -26,6 +29,8 @@
 #    growth extrapolated, between it and 1.5 times it;
 #  - the scaling ratio is 1 (software events never multiplex), 0 for C,
 #    which never ran;
+#  - D's last value in Prometheus is the count the printing perfx printed
+#    for it (its final count arrived), and its series is stale after;
 #  - neither perfx reported a sanitizer error.
 #
 # A mode this kernel cannot count in (perfx says why) is skipped.
@@ -52,7 +57,7 @@ finish()
 
 	[ ${#pids[@]} -eq 0 ] || kill -KILL "${pids[@]}" 2> /dev/null
 	wait 2> /dev/null
-	for cg in A B C; do
+	for cg in A B C D; do
 		[ -z "$mnt" ] || rmdir "$mnt/$pfx-$cg" 2> /dev/null
 	done
 	rm -rf "$work"
@@ -66,6 +71,7 @@ for mode in $PROM_MODES; do
 		"$mode mode: the growth Prometheus saw is what perfx stat printed"
 		"$mode mode: increase() over the run"
 		"$mode mode: scaling ratio 1, 0 for the idle cgroup"
+		"$mode mode: a cgroup made and removed mid-run"
 		"$mode mode: no sanitizer report")
 done
 
@@ -168,22 +174,43 @@ stopped()
 	return 1
 }
 
-# workload - 3 s of a busy loop in A and of a sleeper in B, then idle.
-# Both are moved into their cgroups while stopped: BPF mode gives a task
-# moved while it runs the time since it was last switched in to its new
-# cgroup (perfx-stat(1)), which would differ from what the others count
+# appeared CG - until both perfx count CG, made now (60 s at most)
+appeared()
+{
+	local _
+
+	for _ in $(seq 600); do
+		grep -q "cgroup '$pfx-$1' appeared" "$work/err" &&
+			grep -q "cgroup '$pfx-$1' appeared" "$work/err.printed" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# workload - 3 s of a busy loop in A and of a sleeper in B, then idle;
+# meanwhile D made, 1 s of a busy loop in it once both perfx count it,
+# and D removed.  Each is moved into its cgroup while stopped: BPF mode
+# gives a task moved while it runs the time since it was last switched in
+# to its new cgroup (perfx-stat(1)), which would differ from what the
+# others count
 workload()
 {
-	local busy sleeper
+	local busy sleeper d
 
+	mkdir "$mnt/$pfx-D"
 	sh -c 'kill -STOP $$; exec timeout 3 sh -c "while :; do :; done"' &
 	busy=$!
 	sh -c 'kill -STOP $$; exec timeout 3 sh -c "while :; do sleep 0.01; done"' &
 	sleeper=$!
-	stopped "$busy" && stopped "$sleeper" &&
+	sh -c 'kill -STOP $$; exec timeout 1 sh -c "while :; do :; done"' &
+	d=$!
+	stopped "$busy" && stopped "$sleeper" && stopped "$d" && appeared D &&
 		echo "$busy" > "$mnt/$pfx-A/cgroup.procs" &&
-		echo "$sleeper" > "$mnt/$pfx-B/cgroup.procs"
-	kill -CONT "$busy" "$sleeper"
+		echo "$sleeper" > "$mnt/$pfx-B/cgroup.procs" &&
+		echo "$d" > "$mnt/$pfx-D/cgroup.procs"
+	kill -CONT "$busy" "$sleeper" "$d"
+	wait "$d"
+	rmdir "$mnt/$pfx-D"
 	wait "$busy" "$sleeper"
 }
 
@@ -267,14 +294,41 @@ increase_extrapolates()
 	done
 }
 
+# removed_cgroup_arrived T1 RANGE - D's last task-clock and context
+# switches in Prometheus are what the printing perfx printed for it (no
+# more than that where the serving perfx said the kernel skipped its BPF
+# program), and at T1 its series is stale
+removed_cgroup_arrived()
+{
+	local ev sel got want slack skipped=
+
+	grep -q 'did not run the BPF program' "$work/err" && skipped=1
+	for ev in task-clock context-switches; do
+		sel="event=\"$ev\",id=\"/$pfx-D\""
+		got=$(query "last_over_time(container_perf_events_total{$sel}[$2])" "$1")
+		want=$(printed "$ev" D)
+		[ "$ev" = task-clock ] && slack=5e6 || slack=3
+		echo "# D $ev: Prometheus's last value $got, perfx stat printed ${want:-?}"
+		if [ -n "$skipped" ]; then
+			awk -v g="$got" -v w="$want" -v a="$slack" \
+				'BEGIN { exit !(g != "" && g >= 0 && g <= 1.01 * w + a) }'
+		else
+			within "$got" "$want" 0.01 "$slack"
+		fi || return 1
+		[ "$(query "container_perf_events_total{$sel}" "$1")" = none ] || return 1
+	done
+	within "$(printed task-clock D)" 1e9 0.5 0
+}
+
 # mode_skip MODE - skip MODE's tests where this kernel cannot count in
-# it (no shared-cgroup series, no BPF mode): perfx says why
+# it, or follow cgroups (no shared-cgroup series, no BPF mode, no
+# inotify): perfx says why
 mode_skip()
 {
 	local t
 
-	"$PERFX" stat -a --cgroup-mode "$1" --for-each-cgroup "$pfx-A" -e task-clock true \
-		> /dev/null 2> "$work/probe" && return 1
+	"$PERFX" stat -a --cgroup-mode "$1" --for-each-cgroup "$pfx-A" --follow-cgroups \
+		-e task-clock true > /dev/null 2> "$work/probe" && return 1
 	for t in "${TESTS[@]}"; do
 		[[ $t = "$1 mode: "* ]] && skip "$t" "no $1 mode here: $(head -1 "$work/probe")"
 	done
@@ -287,13 +341,13 @@ run_mode()
 
 	port=$(free_port)
 	url=http://127.0.0.1:$port/metrics
-	"$PERFX" stat -a --cgroup-mode "$mode" -e "$EVENTS" \
-		--for-each-cgroup "$pfx-A,$pfx-B,$pfx-C" --serve "127.0.0.1:$port" \
+	"$PERFX" stat -a -v --cgroup-mode "$mode" -e "$EVENTS" \
+		--for-each-cgroup "$pfx-[A-D]" --follow-cgroups --serve "127.0.0.1:$port" \
 		> "$work/out" 2> "$work/err" &
 	serve_pid=$!
 	pids+=("$serve_pid")
-	"$PERFX" stat -a -x, -o "$work/printed" --cgroup-mode per-cgroup -e "$EVENTS" \
-		--for-each-cgroup "$pfx-A,$pfx-B,$pfx-C" 2> "$work/err.printed" &
+	"$PERFX" stat -a -v -x, -o "$work/printed" --cgroup-mode per-cgroup -e "$EVENTS" \
+		--for-each-cgroup "$pfx-[A-D]" --follow-cgroups 2> "$work/err.printed" &
 	print_pid=$!
 	pids+=("$print_pid")
 	if ! wait_http "$url" "$serve_pid" || ! start_prometheus; then
@@ -329,6 +383,7 @@ run_mode()
 		awk -v n="$got" -v a="$t0" -v b="$t1" -v i="$PROM_INTERVAL" \
 			'BEGIN { exit !(n >= (b - a) / (2 * i)) }' &&
 		[ "$(query "min_over_time(scrape_samples_scraped{$sel}[$range])" "$t1")" = 24 ] &&
+		[ "$(query "max_over_time(scrape_samples_scraped{$sel}[$range])" "$t1")" = 32 ] &&
 		curl -s "$prom/api/v1/targets" | "$PY" -c '
 import json, sys
 t = json.load(sys.stdin)["data"]["activeTargets"]
@@ -354,6 +409,10 @@ assert len(t) == 1 and t[0]["health"] == "up" and t[0]["lastError"] == "", t'
 	what="$mode mode: scaling ratio 1, 0 for the idle cgroup"
 	[ "$(query "min(container_perf_events_scaling_ratio{id=~\"/$pfx-[AB]\"})")" = 1 ] &&
 		[ "$(query "max(container_perf_events_scaling_ratio{id=\"/$pfx-C\"})")" = 0 ]
+	verdict
+
+	what="$mode mode: a cgroup made and removed mid-run"
+	removed_cgroup_arrived "$t1" "$range"
 	verdict
 
 	kill -INT "$serve_pid" "$prom_pid" 2> /dev/null

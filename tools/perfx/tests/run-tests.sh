@@ -11,8 +11,10 @@
 # from outside (tests/record-numa.sh), perfx's own benchmark options (tests/bench.sh),
 # a libFuzzer smoke run of the perf.data reader, the live interop
 # comparisons with perf, BPF mode against the other cgroup modes on
-# real workloads (tests/cgroup-modes.sh), and stat --serve scraped over
-# HTTP (tests/serve.sh) and by a Prometheus server (tests/prometheus.sh).  Prints each suite's TAP lines and ends with
+# real workloads (tests/cgroup-modes.sh), --follow-cgroups as cgroups come
+# and go (tests/follow.sh), and stat --serve scraped over HTTP
+# (tests/serve.sh) and by a Prometheus server (tests/prometheus.sh).
+# Prints each suite's TAP lines and ends with
 #   perfx: N xfail
 #   perfx: N passed, N failed, N skipped
 # the known bugs ("not ok ... # TODO", golden.sh's XFAIL cases) counted
@@ -81,6 +83,7 @@ suite fuzz "$here/fuzz.sh"
 # interop runs the sanitizer build too; perf and perfx count the same dd
 suite interop python3 "$here/interop.py"
 suite cgroup-modes "$here/cgroup-modes.sh"
+suite follow "$here/follow.sh"
 suite serve "$here/serve.sh"
 suite prometheus "$here/prometheus.sh"
 echo "perfx: $xfail xfail"
