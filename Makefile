@@ -9,7 +9,7 @@ KERNEL_IMAGE := build/kbuild-$(CONFIG)/arch/x86/boot/bzImage
 HAVE_PERFX := $(wildcard tools/perfx/Makefile)
 
 .PHONY: help deps source kernel perfx install deb perf selftests vm run check check-host \
-	check-guest check-arm64 perfx-arm64 series-export series-check series-mail v4-check bench bench-dims bench-icount bench-mem bench-holds stress clean \
+	check-guest check-arm64 perfx-arm64 series-export series-check series-mail v4-check bench bench-dims bench-icount bench-mem bench-holds bench-fleet stress clean \
 	distclean
 
 help:
@@ -52,6 +52,8 @@ help:
 	@echo '                    debug guest, K = 1000 and 65536 (bench/README.md)'
 	@echo 'make bench-holds    how long the series holds a CPU context lock at 65536'
 	@echo '                    cgroups, per path, in the debug guest (bench/README.md)'
+	@echo 'make bench-fleet    perfx --serve --follow-cgroups on 1000 cgroups with churn,'
+	@echo '                    scraped for 10 minutes in every mode (bench/README.md)'
 	@echo 'make stress         the stress selftest and the ABI fuzzer together in the debug'
 	@echo '                    and KASAN guests (DURATION=seconds, default 300;'
 	@echo '                    STRESS_CONFIGS="debug kasan")'
@@ -205,6 +207,14 @@ bench-mem: deps build/bench/cgroup-share-mem
 	@scripts/kernel-build -c $(CONFIG)
 	@scripts/vm -c $(CONFIG) -m 4G -t 3000 -- sh -c \
 		'build/bench/cgroup-share-mem -k 1000 && build/bench/cgroup-share-mem -k 65536'
+
+# a container host's perfx: 1000 cgroups x 8 events, 100 made and 100
+# removed a minute, scraped every 5 s for 10 minutes, in every mode
+# (bench/fleet.sh)
+bench-fleet: deps perfx
+	@scripts/kernel-build -c $(CONFIG)
+	@scripts/vm -c $(CONFIG) -m 4G -t 3000 -- bench/fleet.sh \
+		-o bench/results/fleet-guest-latest.md
 
 # the series' context lock holds at 65536 cgroups on a group of 8, on the
 # debug config with a measurement-only patch (bench/lock-holds.sh)
