@@ -11,6 +11,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -527,6 +530,28 @@ static int record__parse(struct record *rec, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * perf 6.1 excludes the guest from its default cycles, but not on AMD,
+ * whose precise cycles go through IBS, which cannot filter the guest out
+ * (its arch_evsel__fixup_new_cycles()): the CPU vendor decides
+ */
+static bool record__default_exclude_guest(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int eax, ebx, ecx, edx;
+	char vendor[13];
+
+	if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+		memcpy(vendor, &ebx, 4);
+		memcpy(vendor + 4, &edx, 4);
+		memcpy(vendor + 8, &ecx, 4);
+		vendor[12] = '\0';
+		return strcmp(vendor, "AuthenticAMD");
+	}
+#endif
+	return true;
+}
+
 /* perf's default: the most precise cycles, or cpu-clock without a PMU */
 static int record__add_default_event(struct record *rec)
 {
@@ -534,6 +559,7 @@ static int record__add_default_event(struct record *rec)
 		.type = PERF_TYPE_HARDWARE,
 		.config = PERF_COUNT_HW_CPU_CYCLES,
 		.precise_ip = 3,
+		.exclude_guest = record__default_exclude_guest(),
 	};
 	struct evsel *evsel = evsel__new(&attr, "cycles:P");
 
