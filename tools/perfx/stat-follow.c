@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfx stat --follow-cgroups (stat-follow.h): a cgroup_watch says when
- * to expand the list again, a cgroup_set what changed, and the evlist's
- * counters retire the copies of the cgroups that left and open those of
- * the ones that joined.  A cgroup's index in the set is its copy's index
+ * perfx stat --follow-cgroups (stat-follow.h): a cgroup_watch says which
+ * directories came and went, a cgroup_set which cgroups of the list
+ * joined and left, and the evlist's counters retire the copies of the
+ * cgroups that left and open those of the ones that joined.  A cgroup's index in the set is its copy's index
  * in the counters: both append who joins and remove who leaves.
  */
 #include <errno.h>
@@ -98,13 +98,17 @@ int stat_follow__fd(const struct stat_follow *f)
 	return cgroup_watch__fd(f->watch);
 }
 
-/* the list expanded again: 1 if cgroups joined or left, 0 if not, -errno */
-static int stat_follow__expand(struct stat_follow *f)
+/*
+ * The list looked at again where @changes says the tree changed (all of
+ * it if NULL): 1 if cgroups joined or left, 0 if not, -errno
+ */
+static int stat_follow__expand(struct stat_follow *f, const struct cgroup_watch_changes *changes)
 {
 	int err;
 
 	cgroup_set_change__exit(&f->change);
-	err = cgroup_set__update(&f->set, &f->change);
+	err = changes ? cgroup_set__apply(&f->set, changes, &f->change) :
+			cgroup_set__update(&f->set, &f->change);
 	if (err) {
 		pr_err("--follow-cgroups: expanding '%s' again: %s (%s)\n", f->set.list,
 		       strerror(-err), perfx__errname(err));
@@ -175,17 +179,20 @@ static int stat_follow__apply(struct stat_follow *f, struct evlist *evlist,
 int stat_follow__update(struct stat_follow *f, struct evlist *evlist, int (*read)(void *arg),
 			void *arg)
 {
+	struct cgroup_watch_changes changes;
 	struct evsel *failed = NULL;
 	int err, changed, tries;
 
-	changed = cgroup_watch__read(f->watch);
+	changed = cgroup_watch__read(f->watch, &changes);
 	if (changed < 0) {
 		pr_err("--follow-cgroups: reading what changed under %s: %s (%s)\n", f->set.mnt,
 		       strerror(-changed), perfx__errname(changed));
+		cgroup_watch_changes__exit(&changes);
 		return changed;
 	}
 	if (changed)
-		changed = stat_follow__expand(f);
+		changed = stat_follow__expand(f, &changes);
+	cgroup_watch_changes__exit(&changes);
 	for (tries = 0, err = 0; changed > 0; tries++) {
 		/* the last counts of those that leave */
 		err = f->change.nr_left ? read(arg) : 0;
@@ -199,7 +206,7 @@ int stat_follow__update(struct stat_follow *f, struct evlist *evlist, int (*read
 		 */
 		if (err != -ENOENT || tries == STAT_FOLLOW_TRIES - 1)
 			break;
-		changed = stat_follow__expand(f);
+		changed = stat_follow__expand(f, NULL);
 	}
 	if (changed < 0)
 		return changed;

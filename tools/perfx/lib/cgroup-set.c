@@ -4,7 +4,8 @@
  * name: a cgroup made again under a removed one's name is another cgroup,
  * whose counts must not continue the old one's.  Plain names (a list
  * without a pattern) that are not there now are not members until they
- * are.
+ * are.  A change costs what it names: the directories made that the
+ * pattern matches are looked up, the members named removed checked.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include "cgroup.h"
 #include "cgroup-set.h"
+#include "cgroup-watch.h"
 
 /* the member with @id, or -1 */
 static int cgroup_set__find(const struct cgroup_set *set, __u64 id)
@@ -83,6 +85,11 @@ int cgroup_set__init(struct cgroup_set *set, const char *mnt, const char *list, 
 		err = -ENOMEM;
 		goto out_exit;
 	}
+	if (cgroup__has_pattern(list)) {
+		err = cgroup_pattern__init(&set->pattern, list, errbuf, errlen);
+		if (err)
+			goto out_exit;
+	}
 	err = cgroup_names__match(mnt, list, &names, errbuf, errlen);
 	if (err)
 		goto out_exit;
@@ -110,6 +117,7 @@ void cgroup_set__exit(struct cgroup_set *set)
 	free(set->cgrps);
 	free(set->mnt);
 	free(set->list);
+	cgroup_pattern__exit(&set->pattern);
 	memset(set, 0, sizeof(*set));
 }
 
@@ -183,9 +191,107 @@ int cgroup_set__update(struct cgroup_set *set, struct cgroup_set_change *change)
 	if (err) {
 		for (i = 0; i < nr_now; i++)
 			cgroup__put(now[i]);
+	} else {
+		set->nr_capped = change->nr_capped;
 	}
 	free(now);
 	return err;
+}
+
+/* @name was made: a member if it is a cgroup still, new, and under the cap */
+static int cgroup_set__made(struct cgroup_set *set, const char *name,
+			    struct cgroup_set_change *change)
+{
+	struct cgroup **cgrps, *cgrp;
+	int err;
+
+	err = cgroup__new(set->mnt, name, &cgrp);
+	/* removed again already: its rmdir follows */
+	if (err == -ENOENT || err == -ENOTDIR)
+		return 0;
+	if (err)
+		return err;
+	/* reported twice: made with its parent, and by its own event */
+	if (cgroup_set__find(set, cgrp->id) >= 0) {
+		cgroup__put(cgrp);
+		return 0;
+	}
+	if (set->nr - change->nr_left >= set->max) {
+		change->nr_capped++;
+		cgroup__put(cgrp);
+		return 0;
+	}
+	cgrps = realloc(set->cgrps, (set->nr + 1) * sizeof(*cgrps));
+	if (!cgrps) {
+		cgroup__put(cgrp);
+		return -ENOMEM;
+	}
+	set->cgrps = cgrps;
+	cgrps[set->nr++] = cgrp;
+	change->nr_joined++;
+	return 0;
+}
+
+/* @name was removed: the member of that name, unless it is there again */
+static void cgroup_set__removed(struct cgroup_set *set, const char *name,
+				struct cgroup_set_change *change)
+{
+	int k, i, old = set->nr - change->nr_joined;
+
+	for (k = 0; k < set->nr; k++)
+		if (!strcmp(set->cgrps[k]->name, name) && cgroup__check_alive(set->cgrps[k]))
+			break;
+	if (k == set->nr)
+		return;
+	/* one that joined in this change never had counters: out at once */
+	if (k >= old) {
+		cgroup_set__remove(set, k);
+		change->nr_joined--;
+		return;
+	}
+	for (i = 0; i < change->nr_left && change->left[i] != k; i++)
+		;
+	if (i < change->nr_left)
+		return;
+	/* ascending */
+	while (i > 0 && change->left[i - 1] > k) {
+		change->left[i] = change->left[i - 1];
+		i--;
+	}
+	change->left[i] = k;
+	change->nr_left++;
+}
+
+int cgroup_set__apply(struct cgroup_set *set, const struct cgroup_watch_changes *changes,
+		      struct cgroup_set_change *change)
+{
+	int i, err = 0;
+
+	if (changes->lost || !set->pattern.nr || set->nr_capped)
+		return cgroup_set__update(set, change);
+	memset(change, 0, sizeof(*change));
+	change->left = calloc(set->nr ? set->nr : 1, sizeof(*change->left));
+	if (!change->left)
+		return -ENOMEM;
+	for (i = 0; !err && i < changes->nr; i++) {
+		const struct cgroup_watch_change *c = &changes->changes[i];
+
+		if (!cgroup_pattern__match(&set->pattern, c->name))
+			continue;
+		if (c->made)
+			err = cgroup_set__made(set, c->name, change);
+		else
+			cgroup_set__removed(set, c->name, change);
+	}
+	if (err) {
+		/* as it was: those that joined out again */
+		while (change->nr_joined--)
+			cgroup_set__remove(set, set->nr - 1);
+		cgroup_set_change__exit(change);
+		return err;
+	}
+	set->nr_capped = change->nr_capped;
+	return 0;
 }
 
 void cgroup_set__remove(struct cgroup_set *set, int k)

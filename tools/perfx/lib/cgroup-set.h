@@ -5,21 +5,28 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct cgroup;
+#include "cgroup.h"
+
+struct cgroup_watch_changes;
 
 /*
  * The cgroups a --for-each-cgroup list names, followed as the tree
- * changes: the list is expanded again after each change cgroup_watch
- * reports and compared with the set by id, so that a cgroup removed and
- * made again under its name leaves and joins.  Members keep their order:
- * those that join are appended, those that leave are taken out by the
- * caller once it has read them a last time (cgroup_set__remove()).
+ * changes: the directories cgroup_watch reports made or removed are
+ * matched against the list and compared with the set by id, so that a
+ * cgroup removed and made again under its name leaves and joins.  Members
+ * keep their order: those that join are appended, those that leave are
+ * taken out by the caller once it has read them a last time
+ * (cgroup_set__remove()).
  */
 struct cgroup_set {
 	char *mnt;
 	char *list;
+	/* the list's pattern; no items for a list of plain names */
+	struct cgroup_pattern pattern;
 	/* the cap: members at most */
 	int max;
+	/* cgroups the list named that the cap kept out, at the last look */
+	int nr_capped;
 	int nr;
 	struct cgroup **cgrps;
 };
@@ -49,6 +56,15 @@ void cgroup_set__exit(struct cgroup_set *set);
  * set empties.  0 or -errno; on error the set is as it was.
  */
 int cgroup_set__update(struct cgroup_set *set, struct cgroup_set_change *change);
+/*
+ * As cgroup_set__update(), looking at the directories @changes names
+ * alone: a cgroup is opened only if it was made and the list matches
+ * it.  The whole list is expanded again where that cannot tell (events
+ * lost, a list of plain names, cgroups kept out by the cap that a
+ * removal may let in).
+ */
+int cgroup_set__apply(struct cgroup_set *set, const struct cgroup_watch_changes *changes,
+		      struct cgroup_set_change *change);
 void cgroup_set_change__exit(struct cgroup_set_change *change);
 /* Take member @k out, the members after it moving down one. */
 void cgroup_set__remove(struct cgroup_set *set, int k);

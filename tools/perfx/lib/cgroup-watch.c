@@ -2,17 +2,18 @@
 /*
  * cgroupfs reports mkdir and rmdir to inotify as any file system does:
  * IN_CREATE or IN_DELETE with IN_ISDIR, on the parent directory's watch
- * (cgroup2 has no rename: EPERM).
- * A read that saw a directory made walks the whole tree again to watch
- * it, and whatever was made in it before its watch was in place (adding
- * a watch that exists does nothing): no table of watches to keep, for a
- * walk that costs what the caller's own expansion of its pattern, which
- * walks the tree too, costs at each change.
+ * (cgroup2 has no rename: EPERM), and IN_IGNORED once a removed
+ * directory's watch is gone.  A table of the watches, sorted by wd,
+ * names the parent of each event, so that a change costs a lookup and,
+ * for a mkdir, a walk of the new directory alone (what was made in it
+ * before its watch was in place).  Entries go with their IN_IGNORED: the
+ * table holds the directories of the tree now, whatever the churn.  Only
+ * lost events (IN_Q_OVERFLOW) walk the whole tree again.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdalign.h>
-#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
@@ -25,20 +26,118 @@
 #define CGROUP_WATCH_MASK	(IN_CREATE | IN_DELETE | IN_ONLYDIR | IN_DONT_FOLLOW)
 #define CGROUP_WATCH_BUF	16384
 
+/* A watched directory, named relative to the mount ("" for the mount) */
+struct cgroup_watch_dir {
+	int wd;
+	char *name;
+};
+
 struct cgroup_watch {
 	int fd;
 	char *mnt;
+	/* sorted by wd */
+	int nr, cap;
+	struct cgroup_watch_dir *dirs;
+	/* where a walk of new directories reports them; NULL at a full walk */
+	struct cgroup_watch_changes *report;
 };
 
-static int cgroup_watch__add(const char *path, const char *name __maybe_unused,
-			     void *arg)
+/* The index of @wd in the table, or where it would go (as a negative -i - 1) */
+static int cgroup_watch__find(const struct cgroup_watch *w, int wd)
+{
+	int lo = 0, hi = w->nr;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (w->dirs[mid].wd == wd)
+			return mid;
+		if (w->dirs[mid].wd < wd)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -lo - 1;
+}
+
+static int cgroup_watch__insert(struct cgroup_watch *w, int wd, const char *name)
+{
+	int i = cgroup_watch__find(w, wd);
+	char *copy;
+
+	/* watched already: adding a watch that exists returns its wd */
+	if (i >= 0)
+		return 0;
+	i = -i - 1;
+	if (w->nr == w->cap) {
+		int cap = w->cap ? 2 * w->cap : 64;
+		struct cgroup_watch_dir *dirs = realloc(w->dirs, cap * sizeof(*dirs));
+
+		if (!dirs)
+			return -ENOMEM;
+		w->dirs = dirs;
+		w->cap = cap;
+	}
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	memmove(&w->dirs[i + 1], &w->dirs[i], (w->nr - i) * sizeof(*w->dirs));
+	w->dirs[i].wd = wd;
+	w->dirs[i].name = copy;
+	w->nr++;
+	return 0;
+}
+
+/* IN_IGNORED: the directory is gone, or its watch was removed */
+static void cgroup_watch__forget(struct cgroup_watch *w, int wd)
+{
+	int i = cgroup_watch__find(w, wd);
+
+	if (i < 0)
+		return;
+	free(w->dirs[i].name);
+	memmove(&w->dirs[i], &w->dirs[i + 1], (w->nr - i - 1) * sizeof(*w->dirs));
+	w->nr--;
+}
+
+static int cgroup_watch__report(struct cgroup_watch_changes *changes, char *name, bool made)
+{
+	struct cgroup_watch_change *c;
+
+	c = realloc(changes->changes, (changes->nr + 1) * sizeof(*c));
+	if (!c) {
+		free(name);
+		return -ENOMEM;
+	}
+	changes->changes = c;
+	c[changes->nr].name = name;
+	c[changes->nr].made = made;
+	changes->nr++;
+	return 0;
+}
+
+/* cgroup__walk()'s callback: watch a directory, report it if it is new */
+static int cgroup_watch__add(const char *path, const char *name, void *arg)
 {
 	struct cgroup_watch *w = arg;
+	char *copy;
+	int wd, err;
 
-	if (inotify_add_watch(w->fd, path, CGROUP_WATCH_MASK) >= 0)
-		return 0;
-	/* removed since it was listed: its parent's watch said so */
-	return errno == ENOENT ? 0 : -errno;
+	wd = inotify_add_watch(w->fd, path, CGROUP_WATCH_MASK);
+	if (wd < 0)
+		/* removed since it was listed: its parent's watch says so */
+		return errno == ENOENT ? 0 : -errno;
+	err = cgroup_watch__insert(w, wd, name);
+	if (err || !w->report)
+		return err;
+	copy = strdup(name);
+	return copy ? cgroup_watch__report(w->report, copy, true) : -ENOMEM;
+}
+
+static void cgroup_watch__clear(struct cgroup_watch *w)
+{
+	while (w->nr)
+		free(w->dirs[--w->nr].name);
 }
 
 int cgroup_watch__new(const char *mnt, struct cgroup_watch **wp)
@@ -59,7 +158,7 @@ int cgroup_watch__new(const char *mnt, struct cgroup_watch **wp)
 		err = -errno;
 		goto out_free;
 	}
-	err = cgroup__walk(mnt, cgroup_watch__add, w);
+	err = cgroup__walk(mnt, NULL, cgroup_watch__add, w);
 	if (err)
 		goto out_close;
 	*wp = w;
@@ -68,6 +167,8 @@ int cgroup_watch__new(const char *mnt, struct cgroup_watch **wp)
 out_close:
 	close(w->fd);
 out_free:
+	cgroup_watch__clear(w);
+	free(w->dirs);
 	free(w->mnt);
 	free(w);
 	return err;
@@ -78,6 +179,8 @@ void cgroup_watch__delete(struct cgroup_watch *w)
 	if (!w)
 		return;
 	close(w->fd);
+	cgroup_watch__clear(w);
+	free(w->dirs);
 	free(w->mnt);
 	free(w);
 }
@@ -85,6 +188,19 @@ void cgroup_watch__delete(struct cgroup_watch *w)
 int cgroup_watch__fd(const struct cgroup_watch *w)
 {
 	return w->fd;
+}
+
+int cgroup_watch__nr_watched(const struct cgroup_watch *w)
+{
+	return w->nr;
+}
+
+void cgroup_watch_changes__exit(struct cgroup_watch_changes *changes)
+{
+	while (changes->nr--)
+		free(changes->changes[changes->nr].name);
+	free(changes->changes);
+	memset(changes, 0, sizeof(*changes));
 }
 
 int cgroup_watch__next_event(const char *buf, size_t len, size_t *pos,
@@ -110,33 +226,59 @@ int cgroup_watch__next_event(const char *buf, size_t len, size_t *pos,
 	return 1;
 }
 
-/* What the events of one read say: a directory made, removed, events lost */
-static int cgroup_watch__scan(const char *buf, size_t len, bool *changed, bool *rewalk)
+/* A directory made or removed in the one @ev's watch is on */
+static int cgroup_watch__dir_event(struct cgroup_watch *w, const struct cgroup_watch_event *ev,
+				   struct cgroup_watch_changes *changes)
+{
+	int i = cgroup_watch__find(w, ev->wd);
+	const char *parent;
+	char *name;
+	int err;
+
+	/* a watch this table does not know: what changed is not known */
+	if (i < 0 || !*ev->name) {
+		changes->lost = true;
+		return 0;
+	}
+	parent = w->dirs[i].name;
+	if (asprintf(&name, "%s%s%s", parent, *parent ? "/" : "", ev->name) < 0)
+		return -ENOMEM;
+	if (!(ev->mask & IN_CREATE))
+		return cgroup_watch__report(changes, name, false);
+	/* the new directory and what was made in it before its watch */
+	w->report = changes;
+	err = cgroup__walk(w->mnt, name, cgroup_watch__add, w);
+	w->report = NULL;
+	free(name);
+	return err;
+}
+
+/* The events of one read, in order */
+static int cgroup_watch__scan(struct cgroup_watch *w, const char *buf, size_t len,
+			      struct cgroup_watch_changes *changes)
 {
 	struct cgroup_watch_event ev;
 	size_t pos = 0;
-	int ret;
+	int ret, err = 0;
 
-	while ((ret = cgroup_watch__next_event(buf, len, &pos, &ev)) > 0) {
-		if (ev.mask & (IN_Q_OVERFLOW | IN_UNMOUNT)) {
-			*changed = *rewalk = true;
-		} else if (ev.mask & IN_ISDIR) {
-			if (ev.mask & IN_CREATE)
-				*changed = *rewalk = true;
-			else if (ev.mask & IN_DELETE)
-				*changed = true;
-		}
+	while (!err && (ret = cgroup_watch__next_event(buf, len, &pos, &ev)) > 0) {
+		if (ev.mask & (IN_Q_OVERFLOW | IN_UNMOUNT))
+			changes->lost = true;
+		else if (ev.mask & IN_IGNORED)
+			cgroup_watch__forget(w, ev.wd);
+		else if ((ev.mask & IN_ISDIR) && (ev.mask & (IN_CREATE | IN_DELETE)))
+			err = cgroup_watch__dir_event(w, &ev, changes);
 	}
-	return ret;
+	return err ? err : ret;
 }
 
-int cgroup_watch__read(struct cgroup_watch *w)
+int cgroup_watch__read(struct cgroup_watch *w, struct cgroup_watch_changes *changes)
 {
 	alignas(struct inotify_event) char buf[CGROUP_WATCH_BUF];
-	bool changed = false, rewalk = false;
 	ssize_t n;
 	int err;
 
+	memset(changes, 0, sizeof(*changes));
 	for (;;) {
 		n = read(w->fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
@@ -147,14 +289,21 @@ int cgroup_watch__read(struct cgroup_watch *w)
 			return -errno;
 		if (!n)
 			break;
-		err = cgroup_watch__scan(buf, n, &changed, &rewalk);
+		err = cgroup_watch__scan(w, buf, n, changes);
 		if (err)
 			return err;
 	}
-	if (rewalk) {
-		err = cgroup__walk(w->mnt, cgroup_watch__add, w);
+	if (changes->lost) {
+		/*
+		 * The IN_IGNORED of directories removed meanwhile may be lost
+		 * too: the table is made again from the tree as it is, which
+		 * watches what was made meanwhile (the watches of directories
+		 * still there keep their wd)
+		 */
+		cgroup_watch__clear(w);
+		err = cgroup__walk(w->mnt, NULL, cgroup_watch__add, w);
 		if (err)
 			return err;
 	}
-	return changed;
+	return changes->lost || changes->nr;
 }

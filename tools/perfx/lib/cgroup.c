@@ -104,7 +104,8 @@ int cgroup__find_mnt(const char *mountinfo, char *buf, size_t size)
 	return err;
 }
 
-int cgroup__path_id(const char *path, __u64 *id)
+/* The id of @path at @dirfd (with AT_EMPTY_PATH: of @dirfd itself) */
+static int cgroup__id_at(int dirfd, const char *path, int flags, __u64 *id)
 {
 	struct {
 		struct file_handle fh;
@@ -113,12 +114,17 @@ int cgroup__path_id(const char *path, __u64 *id)
 	int mount_id;
 
 	h.fh.handle_bytes = sizeof(h.id);
-	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) < 0)
+	if (name_to_handle_at(dirfd, path, &h.fh, &mount_id, flags) < 0)
 		return -errno;
 	if (h.fh.handle_bytes != sizeof(__u64))
 		return -EINVAL;
 	memcpy(id, h.fh.f_handle, sizeof(*id));
 	return 0;
+}
+
+int cgroup__path_id(const char *path, __u64 *id)
+{
+	return cgroup__id_at(AT_FDCWD, path, 0, id);
 }
 
 /* Does @name leave the mount ("..", "A/../..") or is it not a path (a newline)? */
@@ -142,6 +148,7 @@ int cgroup__bad_name(const char *name)
 int cgroup__new(const char *mnt, const char *name, struct cgroup **cgrpp)
 {
 	struct cgroup *cgrp;
+	struct stat st;
 	int err = -ENOMEM;
 
 	if (cgroup__bad_name(name))
@@ -159,9 +166,12 @@ int cgroup__new(const char *mnt, const char *name, struct cgroup **cgrpp)
 		cgrp->path = NULL;
 		goto out_free;
 	}
-	cgrp->fd = open(cgrp->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (cgrp->fd < 0) {
+	if (stat(cgrp->path, &st)) {
 		err = -errno;
+		goto out_free;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		err = -ENOTDIR;
 		goto out_free;
 	}
 	err = cgroup__path_id(cgrp->path, &cgrp->id);
@@ -173,6 +183,28 @@ int cgroup__new(const char *mnt, const char *name, struct cgroup **cgrpp)
 out_free:
 	cgroup__put(cgrp);
 	return err;
+}
+
+int cgroup__fd(struct cgroup *cgrp)
+{
+	__u64 id = 0;
+	int fd, err;
+
+	if (cgrp->fd >= 0)
+		return cgrp->fd;
+	fd = open(cgrp->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* made again under its name since it was looked up: another cgroup */
+	err = cgroup__id_at(fd, "", AT_EMPTY_PATH, &id);
+	if (!err && id != cgrp->id)
+		err = -ENOENT;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	cgrp->fd = fd;
+	return fd;
 }
 
 struct cgroup *cgroup__get(struct cgroup *cgrp)
@@ -297,10 +329,19 @@ static int cgroup_walk(const char *dir, size_t root_len,
 	return err;
 }
 
-int cgroup__walk(const char *mnt, int (*fn)(const char *path, const char *name, void *arg),
-		 void *arg)
+int cgroup__walk(const char *mnt, const char *under,
+		 int (*fn)(const char *path, const char *name, void *arg), void *arg)
 {
-	return cgroup_walk(mnt, strlen(mnt), fn, arg);
+	char *dir;
+	int err;
+
+	if (!under || !*under)
+		return cgroup_walk(mnt, strlen(mnt), fn, arg);
+	if (asprintf(&dir, "%s/%s", mnt, under) < 0)
+		return -ENOMEM;
+	err = cgroup_walk(dir, strlen(mnt), fn, arg);
+	free(dir);
+	return err;
 }
 
 static int cgroup_names__collect(const char *path __maybe_unused, const char *name, void *arg)
@@ -319,15 +360,77 @@ void cgroup_names__exit(struct cgroup_names *names)
 	names->nr = 0;
 }
 
+void cgroup_pattern__exit(struct cgroup_pattern *pat)
+{
+	while (pat->nr--) {
+		regfree(&pat->res[pat->nr]);
+		free(pat->items[pat->nr]);
+	}
+	free(pat->res);
+	free(pat->items);
+	memset(pat, 0, sizeof(*pat));
+}
+
+int cgroup_pattern__init(struct cgroup_pattern *pat, const char *str, char *errbuf,
+			 size_t errlen)
+{
+	const char *s = str, *e;
+	int err = 0;
+
+	memset(pat, 0, sizeof(*pat));
+	for (; !err; s = e + 1) {
+		regex_t *res = realloc(pat->res, (pat->nr + 1) * sizeof(*res));
+		char **items = realloc(pat->items, (pat->nr + 1) * sizeof(*items));
+
+		if (res)
+			pat->res = res;
+		if (items)
+			pat->items = items;
+		e = strchrnul(s, ',');
+		if (!res || !items || !(items[pat->nr] = strndup(s, e - s))) {
+			err = -ENOMEM;
+			break;
+		}
+		if (regcomp(&res[pat->nr], items[pat->nr], REG_NOSUB)) {
+			snprintf(errbuf, errlen, "invalid cgroup pattern '%s'", items[pat->nr]);
+			free(items[pat->nr]);
+			err = -EINVAL;
+			break;
+		}
+		pat->nr++;
+		if (!*e)
+			break;
+	}
+	if (err)
+		cgroup_pattern__exit(pat);
+	return err;
+}
+
+int cgroup_pattern__match_item(const struct cgroup_pattern *pat, int i, const char *name)
+{
+	return !regexec(&pat->res[i], name, 0, NULL, 0);
+}
+
+int cgroup_pattern__match(const struct cgroup_pattern *pat, const char *name)
+{
+	int i;
+
+	for (i = 0; i < pat->nr; i++)
+		if (cgroup_pattern__match_item(pat, i, name))
+			return 1;
+	return 0;
+}
+
 /* @each: an item that matches nothing is an error (-ENOENT) */
 static int cgroup_names__expand_items(const char *mnt, const char *str,
 				      struct cgroup_names *names, bool each,
 				      char *errbuf, size_t errlen)
 {
 	struct cgroup_names all = { 0, NULL };
+	struct cgroup_pattern pat;
 	const char *s = str, *e;
 	char *used = NULL;
-	int err = 0, i;
+	int err = 0, i, j;
 
 	names->nr = 0;
 	names->names = NULL;
@@ -350,51 +453,39 @@ static int cgroup_names__expand_items(const char *mnt, const char *str,
 		goto out;
 	}
 
-	err = cgroup__walk(mnt, cgroup_names__collect, &all);
+	err = cgroup_pattern__init(&pat, str, errbuf, errlen);
+	if (err)
+		goto out;
+	err = cgroup__walk(mnt, NULL, cgroup_names__collect, &all);
 	if (err) {
 		snprintf(errbuf, errlen, "cannot walk the cgroup tree under %s", mnt);
-		goto out;
+		goto out_pattern;
 	}
 	used = calloc(all.nr ? all.nr : 1, 1);
 	if (!used) {
 		err = -ENOMEM;
-		goto out;
+		goto out_pattern;
 	}
-	for (; !err; s = e + 1) {
-		regex_t re;
-		char *pat;
+	for (j = 0; j < pat.nr; j++) {
 		int matched = 0;
 
-		e = strchrnul(s, ',');
-		pat = strndup(s, e - s);
-		if (!pat) {
-			err = -ENOMEM;
-			break;
-		}
-		if (regcomp(&re, pat, REG_NOSUB)) {
-			snprintf(errbuf, errlen, "invalid cgroup pattern '%s'", pat);
-			free(pat);
-			err = -EINVAL;
-			break;
-		}
 		for (i = 0; i < all.nr; i++) {
-			if (!regexec(&re, all.names[i], 0, NULL, 0)) {
+			if (cgroup_pattern__match_item(&pat, j, all.names[i])) {
 				used[i] = 1;
 				matched = 1;
 			}
 		}
-		regfree(&re);
 		if (!matched && each) {
-			snprintf(errbuf, errlen, "no cgroup matched: %s", pat);
+			snprintf(errbuf, errlen, "no cgroup matched: %s", pat.items[j]);
 			err = -ENOENT;
-		}
-		free(pat);
-		if (!*e)
 			break;
+		}
 	}
 	for (i = 0; !err && i < all.nr; i++)
 		if (used[i])
 			err = cgroup_names__add(names, all.names[i], strlen(all.names[i]));
+out_pattern:
+	cgroup_pattern__exit(&pat);
 out:
 	free(used);
 	cgroup_names__exit(&all);

@@ -216,8 +216,15 @@ int evsel__open_cpu(struct evsel *evsel, int c)
 		flags |= PERF_FLAG_PID_CGROUP;
 	for (t = 0; t < evsel->threads->nr; t++) {
 		int group_fd = -1, fd;
-		pid_t pid = evsel->cgrp ? evsel->cgrp->fd : evsel->threads->map[t];
+		pid_t pid = evsel->threads->map[t];
 
+		if (evsel->cgrp) {
+			pid = cgroup__fd(evsel->cgrp);
+			if (pid < 0) {
+				err = pid;
+				goto out_close;
+			}
+		}
 		if (evsel->leader != evsel) {
 			group_fd = evsel__fd(evsel->leader, c, t);
 			if (group_fd < 0) {

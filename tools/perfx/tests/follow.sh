@@ -50,7 +50,7 @@ read -r -a MODES <<< "${FOLLOW_MODES:-bpf per-cgroup shared}"
 TESTS=()
 for m in "${MODES[@]}"; do
 	TESTS+=("$m: -I, a cgroup made" "$m: -I, its counts" "$m: -I, a cgroup removed"
-		"$m: -I, made again" "$m: the end table" "$m: --serve")
+		"$m: -I, made again" "$m: the end table" "$m: --serve" "$m: fds held")
 done
 TESTS+=("the cap at the start" "the cap later" "usage errors")
 
@@ -124,7 +124,7 @@ skip_mode()
 	local t
 
 	for t in "-I, a cgroup made" "-I, its counts" "-I, a cgroup removed" "-I, made again" \
-		"the end table" "--serve"; do
+		"the end table" "--serve" "fds held"; do
 		skip "$1: $t" "$2"
 	done
 }
@@ -261,6 +261,37 @@ check_serve()
 	verdict
 }
 
+# check_fds MODE - the fds perfx holds with P/a alone and with 40 more
+# cgroups: shared and BPF modes hold none per cgroup (no directory is
+# opened), per-cgroup mode an event per CPU and event, and the directory
+check_fds()
+{
+	local mode=$1 out=$work/$mode.fds i before after ncpu want
+
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	"$PERFX" stat -a -v -e $EVENTS --cgroup-mode "$mode" --for-each-cgroup "$pat" \
+		--follow-cgroups 2> "$out" &
+	perfx_pid=$!
+	wait_for "Events enabled\\|appeared\\|counting" "$out" || sleep 1
+	before=$(ls "/proc/$perfx_pid/fd" | wc -l)
+	for ((i = 0; i < 40; i++)); do
+		mkdir "$mnt/$pfx/f$i"
+	done
+	wait_for "cgroup '$pfx/f39' appeared" "$out"
+	after=$(ls "/proc/$perfx_pid/fd" | wc -l)
+	stop_perfx
+	rmdir "$mnt/$pfx"/f*
+	if [ "$mode" = per-cgroup ]; then
+		want=$((40 * (2 * ncpu + 1)))
+		what="$mode: fds held: $before with 1 cgroup, $after with 41: $want more (2 events x $ncpu CPUs + the directory, a cgroup)"
+		[ $((after - before)) = $want ]
+	else
+		what="$mode: fds held: $before with 1 cgroup, $after with 41: none a cgroup"
+		[ "$before" = "$after" ] && grep -q "cgroup '$pfx/f39' appeared" "$out"
+	fi
+	verdict
+}
+
 for mode in "${MODES[@]}"; do
 	if ! "$PERFX" stat -a --cgroup-mode "$mode" --for-each-cgroup "$pfx/a" --follow-cgroups \
 		-e task-clock true > /dev/null 2> "$work/probe"; then
@@ -270,6 +301,7 @@ for mode in "${MODES[@]}"; do
 	check_interval "$mode"
 	check_table "$mode"
 	check_serve "$mode"
+	check_fds "$mode"
 done
 
 # the cap: two children, room for one

@@ -15,10 +15,13 @@
 
 #include "lib/cgroup.h"
 #include "lib/cgroup-set.h"
+#include "lib/cgroup-watch.h"
 #include "tests/dir-tree.h"
 #include "tests/tap.h"
 
 static char root[128];
+/* when set, updates go through what it reports (cgroup_set__apply()) */
+static struct cgroup_watch *watch;
 
 /* the members' names, comma separated */
 static const char *names(const struct cgroup_set *set)
@@ -41,8 +44,18 @@ static const char *names(const struct cgroup_set *set)
 static void update(struct cgroup_set *set, int joined, int left, int capped,
 		   const char *want, const char *what)
 {
-	struct cgroup_set_change ch;
-	int err = cgroup_set__update(set, &ch);
+	struct cgroup_watch_changes changes;
+	struct cgroup_set_change ch = { 0 };
+	int err;
+
+	if (watch) {
+		err = cgroup_watch__read(watch, &changes);
+		if (err >= 0)
+			err = cgroup_set__apply(set, &changes, &ch);
+		cgroup_watch_changes__exit(&changes);
+	} else {
+		err = cgroup_set__update(set, &ch);
+	}
 
 	tap_ok(!err && ch.nr_joined == joined && ch.nr_left == left && ch.nr_capped == capped,
 	       "%s: %d joined, %d left, %d capped (got %d: %d, %d, %d)", what, joined, left,
@@ -54,22 +67,21 @@ static void update(struct cgroup_set *set, int joined, int left, int capped,
 	cgroup_set_change__exit(&ch);
 }
 
-int main(void)
+/* A followed set through the tree's changes; @how says how it looks */
+static void test_follow(const char *how)
 {
 	struct cgroup_set set;
 	char err[256] = "";
 	__u64 old_id;
 	int ret;
 
-	tap_start("cgroup-set");
-	if (!tap_ok(!tap_tmpdir(root, sizeof(root)), "a directory of its own"))
-		return tap_done();
+	printf("# updates %s\n", how);
 	tree__mkdir(root, "web1");
 	tree__mkdir(root, "db");
 
 	ret = cgroup_set__init(&set, root, "web.*", 3, err, sizeof(err));
 	if (!tap_ok(!ret, "init 'web.*' (%d %s)", ret, err))
-		return tap_done();
+		return;
 	tap_str_eq(names(&set), "web1", "web1 is the member");
 	update(&set, 0, 0, 0, "web1", "nothing made");
 	tree__mkdir(root, "web2");
@@ -98,6 +110,91 @@ int main(void)
 	tree__mkdir(root, "web6");
 	update(&set, 1, 0, 0, "web6", "then one made");
 	cgroup_set__exit(&set);
+	tree__rmdir(root, "web6");
+	tree__rmdir(root, "db");
+	tree__rmdir(root, "dbx");
+
+}
+
+/* what cgroup_set__apply() is told: made and removed names, or lost */
+static void test_apply_changes(void)
+{
+	struct cgroup_watch_change c[3] = { { "web1", true }, { "web1", true }, { "web9", true } };
+	struct cgroup_watch_changes changes = { 3, c, false };
+	struct cgroup_set_change ch;
+	struct cgroup_set set;
+	char err[256] = "";
+	int ret;
+
+	tree__mkdir(root, "web0");
+	ret = cgroup_set__init(&set, root, "web.*", 8, err, sizeof(err));
+	if (!tap_ok(!ret && set.nr == 1, "init with web0 (%d %s)", ret, err))
+		return;
+	tree__mkdir(root, "web1");
+	ret = cgroup_set__apply(&set, &changes, &ch);
+	tap_ok(!ret && ch.nr_joined == 1 && ch.nr_left == 0,
+	       "web1 reported made twice, web9 made and gone: web1 joins once (%d, %d)",
+	       ch.nr_joined, ch.nr_left);
+	tap_str_eq(names(&set), "web0,web1", "web0 and web1");
+	cgroup_set_change__exit(&ch);
+
+	/* web2 made, then removed within one read: never a member */
+	tree__mkdir(root, "web2");
+	c[0] = (struct cgroup_watch_change){ "web2", true };
+	c[1] = (struct cgroup_watch_change){ "web2", false };
+	c[2] = (struct cgroup_watch_change){ "db", true };
+	ret = cgroup_set__apply(&set, &changes, &ch);
+	tap_ok(!ret && ch.nr_joined == 1 && ch.nr_left == 0,
+	       "web2 made, its rmdir still to come: joins (%d, %d)", ch.nr_joined, ch.nr_left);
+	cgroup_set_change__exit(&ch);
+	tree__rmdir(root, "web2");
+	changes.changes = &c[1];
+	changes.nr = 1;
+	ret = cgroup_set__apply(&set, &changes, &ch);
+	tap_ok(!ret && ch.nr_left == 1 && ch.left[0] == 2, "then its rmdir: it leaves (%d, %d)",
+	       ch.nr_left, ch.nr_left ? ch.left[0] : -1);
+	while (!ret && ch.nr_left--)
+		cgroup_set__remove(&set, ch.left[ch.nr_left]);
+	cgroup_set_change__exit(&ch);
+
+	/* a removal reported for a name made again since: the member stays */
+	changes.changes = &c[0];
+	c[0] = (struct cgroup_watch_change){ "web1", false };
+	ret = cgroup_set__apply(&set, &changes, &ch);
+	tap_ok(!ret && !ch.nr_left && set.nr == 2,
+	       "an rmdir of web1 while web1 is the member's still: nobody leaves");
+	cgroup_set_change__exit(&ch);
+
+	/* lost: the whole tree is looked at, whatever the list says */
+	tree__mkdir(root, "web3");
+	changes.nr = 0;
+	changes.lost = true;
+	ret = cgroup_set__apply(&set, &changes, &ch);
+	tap_ok(!ret && ch.nr_joined == 1 && !strcmp(set.cgrps[2]->name, "web3"),
+	       "events lost, nothing named: web3 is found all the same");
+	cgroup_set_change__exit(&ch);
+	cgroup_set__exit(&set);
+	tree__rmdir(root, "web0");
+	tree__rmdir(root, "web1");
+	tree__rmdir(root, "web3");
+}
+
+int main(void)
+{
+	struct cgroup_set set;
+	char err[256] = "";
+	int ret;
+
+	tap_start("cgroup-set");
+	if (!tap_ok(!tap_tmpdir(root, sizeof(root)), "a directory of its own"))
+		return tap_done();
+	test_follow("by expanding the list again");
+	if (tap_ok(!cgroup_watch__new(root, &watch), "watch the tree")) {
+		test_follow("by what the watch reports");
+		cgroup_watch__delete(watch);
+		watch = NULL;
+	}
+	test_apply_changes();
 
 	tree__mkdir(root, "web7");
 	tree__mkdir(root, "web8");
@@ -109,11 +206,8 @@ int main(void)
 	       ret, set.nr);
 	cgroup_set__exit(&set);
 
-	tree__rmdir(root, "web6");
 	tree__rmdir(root, "web7");
 	tree__rmdir(root, "web8");
-	tree__rmdir(root, "db");
-	tree__rmdir(root, "dbx");
 	tap_rmdir(root);
 	return tap_done();
 }

@@ -240,6 +240,39 @@ static void test_controller(void)
 	       "no /proc/cgroups: unknown");
 }
 
+/* nothing opened until an fd is asked for, and then only the same cgroup's */
+static void test_lazy_fd(void)
+{
+	struct cgroup *cgrp = NULL;
+	char path[160];
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/a-file", root);
+	f = fopen(path, "w");
+	if (f)
+		fclose(f);
+	tap_ok(cgroup__new(root, "a-file", &cgrp) == -ENOTDIR && !cgrp,
+	       "a file is not a cgroup: -ENOTDIR");
+	unlink(path);
+	tree__mkdir(root, "lazy");
+	if (!tap_ok(!cgroup__new(root, "lazy", &cgrp), "new 'lazy'"))
+		return;
+	tap_ok(cgrp->fd == -1, "no fd held after new");
+	fd = cgroup__fd(cgrp);
+	tap_ok(fd >= 0 && cgroup__fd(cgrp) == fd, "cgroup__fd opens it once (%d)", fd);
+	cgroup__close(cgrp);
+	tap_ok(cgrp->fd == -1, "closed by cgroup__close");
+	tree__rmdir(root, "lazy");
+	tap_ok(cgroup__fd(cgrp) == -ENOENT, "removed: cgroup__fd is -ENOENT");
+	tree__mkdir(root, "lazy");
+	fd = cgroup__fd(cgrp);
+	tap_ok(fd == -ENOENT && cgrp->fd == -1,
+	       "made again under its name: another directory, -ENOENT, nothing held (%d)", fd);
+	cgroup__put(cgrp);
+	tree__rmdir(root, "lazy");
+}
+
 int main(void)
 {
 	char mnt[256], buf[512], path[160];
@@ -319,13 +352,17 @@ int main(void)
 
 	tap_ok(cgroup__new(root, "nonexistent", &cgrp) == -ENOENT,
 	       "a cgroup that does not exist is -ENOENT");
+	test_lazy_fd();
 	if (cgroup__find_mnt(NULL, mnt, sizeof(mnt))) {
 		tap_skip("cgroup ids from name_to_handle_at", "no cgroup2 mount");
 	} else if (cgroup__new(mnt, "/", &cgrp)) {
 		tap_skip("cgroup ids from name_to_handle_at", "cannot open the cgroup2 root");
 	} else {
-		tap_ok(cgrp->fd >= 0 && cgrp->id != 0 && !cgroup__check_alive(cgrp),
-		       "the cgroup2 root has an fd and a non-zero id (%llu)",
+		int fd = cgroup__fd(cgrp);
+
+		tap_ok(fd >= 0 && cgroup__fd(cgrp) == fd && cgrp->id != 0 &&
+		       !cgroup__check_alive(cgrp),
+		       "the cgroup2 root opens once and has a non-zero id (%d, %llu)", fd,
 		       (unsigned long long)cgrp->id);
 		cgroup__put(cgrp);
 	}
