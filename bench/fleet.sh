@@ -7,7 +7,9 @@
 #
 # K cgroups (fleet/cN under the cgroup2 mount) counted for the 8 software
 # events of cgroup-scale.sh; C of them removed and C made per minute, the
-# oldest first, spread evenly over the minute; a scrape of /metrics every
+# oldest first, spread evenly over the minute by bench/fleet-churn.py (one
+# process: no fork a step; "churn late" is the latest a step ran behind
+# its time); a scrape of /metrics every
 # I seconds for D seconds, its latency measured by curl; four sleepers
 # waking every 10 ms in the newest cgroups, moved along as cgroups go.
 # Per mode: perfx's fds, RSS (VmRSS) and CPU time (its /proc stat) at
@@ -80,16 +82,6 @@ place_sleepers()
 	done
 }
 
-# one removal and one mkdir, the oldest cgroup first
-churn_one()
-{
-	mkdir "$mnt/$base/c$next"
-	next=$((next + 1))
-	place_sleepers
-	rmdir "$mnt/$base/c$first"
-	first=$((first + 1))
-}
-
 # stat_of PID - "fds rss_kB cpu_ticks" of PID now
 stat_of()
 {
@@ -110,7 +102,7 @@ pct()
 
 run_mode()
 {
-	local mode=$1 port url t0 now next_scrape next_churn step samples lat
+	local mode=$1 port url t0 now next_scrape samples lat churn_pid late
 	local hz cpu0 made0 removed0 s1 send
 
 	hz=$(getconf CLK_TCK)
@@ -148,11 +140,13 @@ run_mode()
 	cpu0=$(stat_of "$perfx_pid" | awk '{ print $3 }')
 	made0=$next
 	removed0=$first
+	# the churn in a process of its own: a slow scrape does not hold it up
+	python3 "$TOP/bench/fleet-churn.py" "$mnt/$base" "$first" "$next" "$CHURN" "$DURATION" \
+		"${sleepers[@]}" > "$work/churn.$mode" &
+	churn_pid=$!
 	# in microseconds, from bash's clock: no process per check
 	t0=${EPOCHREALTIME/./}
-	step=$((60000000 / CHURN))
 	next_scrape=0
-	next_churn=$step
 	while :; do
 		now=$((${EPOCHREALTIME/./} - t0))
 		[ $now -lt $((DURATION * 1000000)) ] || break
@@ -163,12 +157,13 @@ run_mode()
 			echo "$((now / 1000000)) $(stat_of "$perfx_pid")" >> "$work/stat.$mode"
 			next_scrape=$((next_scrape + INTERVAL * 1000000))
 		fi
-		if [ $now -ge $next_churn ]; then
-			churn_one
-			next_churn=$((next_churn + step))
-		fi
 		sleep 0.05
 	done
+	wait "$churn_pid"
+	read -r first next late < "$work/churn.$mode" || {
+		echo "fleet: $mode: the churn failed" >&2
+		exit 1
+	}
 	now=$(stat_of "$perfx_pid")
 	samples=$(grep -c '^container_perf_events_total' "$work/scrape")
 	if ! kill -INT "$perfx_pid" 2>/dev/null; then
@@ -187,13 +182,13 @@ run_mode()
 		-v fails="$(grep -c fail "$work/lat.$mode")" -v n="$(wc -l < "$work/lat.$mode")" \
 		-v s1="$s1" -v send="$send" -v cpu0="$cpu0" -v cpu1="$(echo "$now" | awk '{ print $3 }')" \
 		-v hz="$hz" -v d="$DURATION" -v made=$((next - made0)) -v removed=$((first - removed0)) \
-		-v samples="$samples" -v maxfd="$(awk 'm < $2 { m = $2 } END { print m }' "$work/stat.$mode")" \
+		-v samples="$samples" -v late="$late" -v maxfd="$(awk 'm < $2 { m = $2 } END { print m }' "$work/stat.$mode")" \
 		-v maxrss="$(awk 'm < $3 { m = $3 } END { print m }' "$work/stat.$mode")" '
 		BEGIN {
 			split(s1, a, " "); split(send, b, " ")
-			printf "| %s | %s | %s | %d/%d | %s -> %s (max %s) | %s -> %s (max %s) | %.2f%% | %d/%d | %d |\n",
+			printf "| %s | %s | %s | %d/%d | %s -> %s (max %s) | %s -> %s (max %s) | %.2f%% | %d/%d | %d | %d |\n",
 				mode, p50, p99, n - fails, n, a[1], b[1], maxfd, a[2], b[2], maxrss,
-				100 * (cpu1 - cpu0) / hz / d, made, removed, samples
+				100 * (cpu1 - cpu0) / hz / d, made, removed, late, samples
 		}' >> "$work/table"
 	# the mode's cgroups go before the next mode's, the sleepers out first
 	for i in "${sleepers[@]}"; do
@@ -221,7 +216,7 @@ done
 	echo
 	echo "Command: bench/fleet.sh -k $K -c $CHURN -i $INTERVAL -d $DURATION -m \"$MODES\""
 	echo
-	echo "| mode | scrape p50, ms | p99, ms | scrapes ok | fds at 1 min -> end | RSS kB at 1 min -> end | perfx CPU | cgroups made/removed | samples |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| mode | scrape p50, ms | p99, ms | scrapes ok | fds at 1 min -> end | RSS kB at 1 min -> end | perfx CPU | cgroups made/removed | churn late, ms | samples |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	cat "$work/table"
 } | if [ -n "$OUT" ]; then tee "$OUT"; else cat; fi

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# fleet-churn.py - the churn of bench/fleet.sh, in one process: no fork a
+# step, and a schedule that catches up rather than drifts when a step is
+# late, so that the churn asked for is the churn made whatever the
+# scrapes cost.
+#
+#   fleet-churn.py DIR FIRST NEXT PER_MIN SECONDS [PID...]
+#
+# DIR/cFIRST .. DIR/c(NEXT-1) exist.  Every 60/PER_MIN s, DIR/cNEXT is made,
+# the PIDs (sleepers) moved into the newest cgroups, one each, and
+# DIR/cFIRST removed, for SECONDS.  Prints "FIRST NEXT LATE_MS": the live
+# range at the end and the latest a step ran behind its time.
+import os
+import sys
+import time
+
+
+def main():
+    d, first, nxt, per_min, secs = sys.argv[1], *map(int, sys.argv[2:5]), float(sys.argv[5])
+    pids = sys.argv[6:]
+    step = 60.0 / per_min
+    t0 = time.monotonic()
+    late = 0.0
+    i = 1
+    while True:
+        due = t0 + i * step
+        if due - t0 > secs:
+            break
+        now = time.monotonic()
+        if now < due:
+            time.sleep(due - now)
+        else:
+            late = max(late, now - due)
+        os.mkdir(f"{d}/c{nxt}")
+        nxt += 1
+        for k, pid in enumerate(pids):
+            with open(f"{d}/c{nxt - 1 - k}/cgroup.procs", "w") as f:
+                f.write(pid)
+        os.rmdir(f"{d}/c{first}")
+        first += 1
+        i += 1
+    print(first, nxt, round(late * 1000))
+
+
+if __name__ == "__main__":
+    main()
