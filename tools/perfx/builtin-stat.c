@@ -878,32 +878,27 @@ static int serve_grow(struct stat_ctx *ctx)
 
 /*
  * --serve --follow-cgroups: the copies of the cgroups that left were
- * served a last time: out of the list and of the counts served, deleted
- * at the next scrape, once the server is done with their names.
+ * served a last time: out of the list and of the counts served (in
+ * place: nothing the size of the list is allocated at every scrape),
+ * deleted at the next scrape, once the server is done with their names.
  */
 static int serve_retire(struct stat_ctx *ctx)
 {
-	struct evsel *evsel;
-	int i, n = 0, err;
+	int i, j = 0, n = 0, nr = ctx->evlist->nr, err;
 
-	struct openmetrics_count *served;
-
-	served = calloc(ctx->nr_served ? ctx->nr_served : 1, sizeof(*served));
-	if (!served)
-		return -ENOMEM;
 	delete_evsels(ctx->gone, ctx->nr_gone);
 	ctx->gone = NULL;
 	ctx->nr_gone = 0;
-	evlist__for_each(ctx->evlist, i, evsel)
-		if (!evsel->retired)
-			served[n++] = ctx->served[i];
 	err = evlist__take_retired(ctx->evlist, &ctx->gone, &ctx->nr_gone);
-	if (err) {
-		free(served);
+	if (err)
 		return err;
+	/* the retired ones, in order, keep the index they had in the list */
+	for (i = 0; i < nr; i++) {
+		if (j < ctx->nr_gone && ctx->gone[j]->idx == i)
+			j++;
+		else
+			ctx->served[n++] = ctx->served[i];
 	}
-	free(ctx->served);
-	ctx->served = served;
 	ctx->nr_served = n;
 	return 0;
 }

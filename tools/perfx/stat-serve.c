@@ -45,6 +45,22 @@
 #define SERVE_TIMEOUT_S		10
 /* a request is a line and a few headers: Prometheus's take ~300 bytes */
 #define SERVE_REQUEST_MEM	(16 * 1024)
+/* expositions kept for the next scrapes: one per scraper sending at once */
+#define SERVE_SPARE		2
+
+/*
+ * An exposition rendered, ~100 bytes a sample: a megabyte for 8,000.  It
+ * is lent to libmicrohttpd until the reply is sent, then kept for the
+ * next scrape: allocating and freeing that much at every scrape moved
+ * glibc's mmap threshold up and left the heap fragmented, growing by
+ * steps of hundreds of kB over minutes of scrapes.
+ */
+struct serve_buf {
+	struct stat_serve *srv;
+	struct serve_buf *next;		/* in the spares */
+	char *data;
+	size_t size;
+};
 
 struct stat_serve {
 	struct MHD_Daemon *mhd;
@@ -55,9 +71,9 @@ struct stat_serve {
 	int watch_fd;
 	stat_serve_watch_fn watch;
 	void *watch_arg;
-	/* the last exposition rendered, kept for the next one */
-	char *buf;
-	size_t size;
+	/* expositions sent, kept for the next scrapes */
+	struct serve_buf *spare;
+	int nr_spare;
 };
 
 /*
@@ -142,11 +158,10 @@ out_err:
 	return err;
 }
 
+/* @resp queued with @status and @type, and dropped: libmicrohttpd holds it */
 static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int status,
-			     const char *type, const char *body, size_t len,
-			     enum MHD_ResponseMemoryMode mode)
+			     const char *type, struct MHD_Response *resp)
 {
-	struct MHD_Response *resp = MHD_create_response_from_buffer(len, (void *)body, mode);
 	enum MHD_Result ret;
 
 	if (!resp)
@@ -164,8 +179,55 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int status,
 static enum MHD_Result reply_text(struct MHD_Connection *conn, unsigned int status,
 				  const char *text)
 {
-	return reply(conn, status, "text/plain; charset=utf-8", text, strlen(text),
-		     MHD_RESPMEM_PERSISTENT);
+	return reply(conn, status, "text/plain; charset=utf-8",
+		     MHD_create_response_from_buffer(strlen(text), (void *)text,
+						     MHD_RESPMEM_PERSISTENT));
+}
+
+static struct serve_buf *serve_buf__get(struct stat_serve *srv)
+{
+	struct serve_buf *buf = srv->spare;
+
+	if (!buf)
+		return calloc(1, sizeof(*buf));
+	srv->spare = buf->next;
+	srv->nr_spare--;
+	return buf;
+}
+
+/* libmicrohttpd is done with @cls's reply: kept for the next scrape */
+static void serve_buf__put(void *cls)
+{
+	struct serve_buf *buf = cls;
+	struct stat_serve *srv = buf->srv;
+
+	if (srv->nr_spare == SERVE_SPARE) {
+		free(buf->data);
+		free(buf);
+		return;
+	}
+	buf->next = srv->spare;
+	srv->spare = buf;
+	srv->nr_spare++;
+}
+
+/* @counts rendered into @buf, grown (with room to spare) if need be: the length */
+static ssize_t serve_buf__render(struct serve_buf *buf, const struct openmetrics_count *counts,
+				 int nr, enum openmetrics_format fmt)
+{
+	size_t len = openmetrics__render(counts, nr, fmt, buf->data, buf->size);
+
+	if (len >= buf->size) {
+		size_t size = len + len / 8 + 1;
+		char *data = realloc(buf->data, size);
+
+		if (!data)
+			return -ENOMEM;
+		buf->data = data;
+		buf->size = size;
+		openmetrics__render(counts, nr, fmt, buf->data, buf->size);
+	}
+	return len;
 }
 
 /* The counts now, in the format the request's Accept header asks for. */
@@ -175,25 +237,27 @@ static enum MHD_Result reply_metrics(struct stat_serve *srv, struct MHD_Connecti
 							 MHD_HTTP_HEADER_ACCEPT);
 	enum openmetrics_format fmt = openmetrics__negotiate(accept);
 	const struct openmetrics_count *counts;
-	size_t len;
+	struct MHD_Response *resp;
+	struct serve_buf *buf;
+	ssize_t len;
 	int nr;
 
 	if (srv->read(srv->arg, &counts, &nr))
 		return reply_text(conn, MHD_HTTP_INTERNAL_SERVER_ERROR,
 				  "perfx: reading the counters failed: see perfx's standard error\n");
-	len = openmetrics__render(counts, nr, fmt, srv->buf, srv->size);
-	if (len >= srv->size) {
-		char *buf = realloc(srv->buf, len + 1);
-
-		if (!buf)
-			return MHD_NO;	/* libmicrohttpd closes the connection */
-		srv->buf = buf;
-		srv->size = len + 1;
-		openmetrics__render(counts, nr, fmt, srv->buf, srv->size);
+	buf = serve_buf__get(srv);
+	if (!buf)
+		return MHD_NO;	/* libmicrohttpd closes the connection */
+	buf->srv = srv;
+	len = serve_buf__render(buf, counts, nr, fmt);
+	resp = len < 0 ? NULL :
+	       MHD_create_response_from_buffer_with_free_callback_cls(len, buf->data,
+								      serve_buf__put, buf);
+	if (!resp) {
+		serve_buf__put(buf);
+		return MHD_NO;
 	}
-	/* copied: srv->buf is rendered again by the next request */
-	return reply(conn, MHD_HTTP_OK, openmetrics__content_type(fmt), srv->buf, len,
-		     MHD_RESPMEM_MUST_COPY);
+	return reply(conn, MHD_HTTP_OK, openmetrics__content_type(fmt), resp);
 }
 
 /*
@@ -339,6 +403,12 @@ void stat_serve__delete(struct stat_serve *srv)
 		return;
 	/* closes the listening socket and every connection */
 	MHD_stop_daemon(srv->mhd);
-	free(srv->buf);
+	while (srv->spare) {
+		struct serve_buf *buf = srv->spare;
+
+		srv->spare = buf->next;
+		free(buf->data);
+		free(buf);
+	}
 	free(srv);
 }

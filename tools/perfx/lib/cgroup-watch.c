@@ -2,13 +2,15 @@
 /*
  * cgroupfs reports mkdir and rmdir to inotify as any file system does:
  * IN_CREATE or IN_DELETE with IN_ISDIR, on the parent directory's watch
- * (cgroup2 has no rename: EPERM), and IN_IGNORED once a removed
- * directory's watch is gone.  A table of the watches, sorted by wd,
+ * (cgroup2 has no rename: EPERM).  A table of the watches, sorted by wd,
  * names the parent of each event, so that a change costs a lookup and,
  * for a mkdir, a walk of the new directory alone (what was made in it
- * before its watch was in place).  Entries go with their IN_IGNORED: the
- * table holds the directories of the tree now, whatever the churn.  Only
- * lost events (IN_Q_OVERFLOW) walk the whole tree again.
+ * before its watch was in place).  A removed directory's watch is removed
+ * at its parent's IN_DELETE: kernfs keeps a removed cgroup's inode, and
+ * the watch on it, until the inode is evicted, which may be never on a
+ * host with memory to spare, so that waiting for IN_IGNORED would leave
+ * the table, and the user's inotify watches, growing with the churn.
+ * Only lost events (IN_Q_OVERFLOW) walk the whole tree again.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -98,6 +100,20 @@ static void cgroup_watch__forget(struct cgroup_watch *w, int wd)
 	free(w->dirs[i].name);
 	memmove(&w->dirs[i], &w->dirs[i + 1], (w->nr - i - 1) * sizeof(*w->dirs));
 	w->nr--;
+}
+
+/* The directory @name is gone: its watch too, if it has one still */
+static void cgroup_watch__unwatch(struct cgroup_watch *w, const char *name)
+{
+	int i;
+
+	for (i = 0; i < w->nr; i++) {
+		if (!strcmp(w->dirs[i].name, name)) {
+			inotify_rm_watch(w->fd, w->dirs[i].wd);
+			cgroup_watch__forget(w, w->dirs[i].wd);
+			return;
+		}
+	}
 }
 
 static int cgroup_watch__report(struct cgroup_watch_changes *changes, char *name, bool made)
@@ -243,8 +259,10 @@ static int cgroup_watch__dir_event(struct cgroup_watch *w, const struct cgroup_w
 	parent = w->dirs[i].name;
 	if (asprintf(&name, "%s%s%s", parent, *parent ? "/" : "", ev->name) < 0)
 		return -ENOMEM;
-	if (!(ev->mask & IN_CREATE))
+	if (!(ev->mask & IN_CREATE)) {
+		cgroup_watch__unwatch(w, name);
 		return cgroup_watch__report(changes, name, false);
+	}
 	/* the new directory and what was made in it before its watch */
 	w->report = changes;
 	err = cgroup__walk(w->mnt, name, cgroup_watch__add, w);

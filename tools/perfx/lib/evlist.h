@@ -65,7 +65,8 @@ void evlist__retire_cgroup(struct evlist *evlist, int k);
 int evlist__update(struct evlist *evlist, struct evsel **failed);
 /*
  * Take the retired copies out of the list, the others keeping their order:
- * *@retiredp (theirs to evsel__delete(), and free) holds *@nrp of them.
+ * *@retiredp (theirs to evsel__delete(), and free) holds *@nrp of them,
+ * in the order they had, each with the index it had (evsel->idx).
  */
 int evlist__take_retired(struct evlist *evlist, struct evsel ***retiredp, int *nrp);
 /* As perf's -G: the i-th cgroup to the i-th event, one cgroup to all. */

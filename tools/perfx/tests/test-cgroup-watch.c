@@ -190,7 +190,7 @@ static void test_cgroupfs(void)
 	struct cgroup_watch_changes made, removed = { 0 };
 	struct cgroup_watch *w;
 	char mnt[4096], path[4200], want[64];
-	int ret;
+	int ret, watched;
 
 	if (geteuid() || cgroup__find_mnt("/proc/self/mountinfo", mnt, sizeof(mnt))) {
 		tap_skip(what, "needs root and a cgroup2 mount");
@@ -202,6 +202,7 @@ static void test_cgroupfs(void)
 		tap_ok(0, "%s: cannot watch %s", what, mnt);
 		return;
 	}
+	watched = cgroup_watch__nr_watched(w);
 	if (mkdir(path, 0755)) {
 		tap_skip(what, "cannot make a cgroup");
 		cgroup_watch__delete(w);
@@ -213,6 +214,9 @@ static void test_cgroupfs(void)
 	       !strcmp(made.changes[0].name, want) && removed.nr == 1 &&
 	       !removed.changes[0].made && !strcmp(removed.changes[0].name, want),
 	       "%s (%d)", what, ret);
+	tap_ok(cgroup_watch__nr_watched(w) == watched,
+	       "cgroupfs: the removed cgroup's watch leaves the table at once (%d, %d before)",
+	       cgroup_watch__nr_watched(w), watched);
 	cgroup_watch_changes__exit(&made);
 	cgroup_watch_changes__exit(&removed);
 	cgroup_watch__delete(w);
