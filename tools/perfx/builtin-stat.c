@@ -168,6 +168,8 @@ struct stat_ctx {
 	struct stat_serve *serve;
 	struct openmetrics_count *served;
 	int nr_served;
+	/* room in served and scrape */
+	int cap_served;
 	struct openmetrics_count *scrape;
 	struct evsel **gone;
 	int nr_gone;
@@ -855,24 +857,32 @@ static void delete_evsels(struct evsel **evsels, int nr)
 	free(evsels);
 }
 
-/* --serve: room for a count per entry of the list, new ones zero */
+/*
+ * --serve: room for a count per entry of the list, new ones zero; grown
+ * by half again when short, so that cgroups joining at every scrape do
+ * not reallocate both arrays at every scrape
+ */
 static int serve_grow(struct stat_ctx *ctx)
 {
 	size_t sz = sizeof(*ctx->served);
+	int cap = ctx->evlist->nr + ctx->evlist->nr / 2;
 	struct openmetrics_count *n;
 
-	if (ctx->evlist->nr <= ctx->nr_served)
-		return 0;
-	n = realloc(ctx->served, ctx->evlist->nr * sz);
-	if (!n)
-		return -ENOMEM;
-	ctx->served = n;
-	memset(&n[ctx->nr_served], 0, (ctx->evlist->nr - ctx->nr_served) * sz);
-	n = realloc(ctx->scrape, ctx->evlist->nr * sz);
-	if (!n)
-		return -ENOMEM;
-	ctx->scrape = n;
-	ctx->nr_served = ctx->evlist->nr;
+	if (ctx->evlist->nr > ctx->cap_served) {
+		n = realloc(ctx->served, cap * sz);
+		if (!n)
+			return -ENOMEM;
+		ctx->served = n;
+		n = realloc(ctx->scrape, cap * sz);
+		if (!n)
+			return -ENOMEM;
+		ctx->scrape = n;
+		ctx->cap_served = cap;
+	}
+	if (ctx->evlist->nr > ctx->nr_served) {
+		memset(&ctx->served[ctx->nr_served], 0, (ctx->evlist->nr - ctx->nr_served) * sz);
+		ctx->nr_served = ctx->evlist->nr;
+	}
 	return 0;
 }
 

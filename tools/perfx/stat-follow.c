@@ -3,8 +3,9 @@
  * perfx stat --follow-cgroups (stat-follow.h): a cgroup_watch says which
  * directories came and went, a cgroup_set which cgroups of the list
  * joined and left, and the evlist's counters retire the copies of the
- * cgroups that left and open those of the ones that joined.  A cgroup's index in the set is its copy's index
- * in the counters: both append who joins and remove who leaves.
+ * cgroups that left and open those of the ones that joined.  A cgroup's
+ * index in the set is its copy's index in the counters: both append who
+ * joins and remove who leaves.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -185,8 +186,9 @@ int stat_follow__update(struct stat_follow *f, struct evlist *evlist, int (*read
 
 	changed = cgroup_watch__read(f->watch, &changes);
 	if (changed < 0) {
-		pr_err("--follow-cgroups: reading what changed under %s: %s (%s)\n", f->set.mnt,
-		       strerror(-changed), perfx__errname(changed));
+		pr_err("--follow-cgroups: reading what changed under %s: %s (%s)%s\n", f->set.mnt,
+		       strerror(-changed), perfx__errname(changed),
+		       stat_follow__watch_hint(changed));
 		cgroup_watch_changes__exit(&changes);
 		return changed;
 	}

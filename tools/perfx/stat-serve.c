@@ -53,15 +53,16 @@
  * is lent to libmicrohttpd until the reply is sent, then kept for the
  * next scrape: allocating and freeing that much at every scrape moved
  * glibc's mmap threshold up and left the heap fragmented, growing by
- * steps of hundreds of kB over minutes of scrapes.
+ * steps of hundreds of kB over minutes of scrapes.  The text follows the
+ * header in one allocation, so that the free callback, which is given
+ * the text, finds the header.
  */
 struct serve_buf {
 	struct stat_serve *srv;
 	struct serve_buf *next;		/* in the spares */
-	char *data;
-	size_t size;
+	size_t size;			/* of the text */
+	char text[];
 };
-
 struct stat_serve {
 	struct MHD_Daemon *mhd;
 	int epoll_fd;
@@ -188,21 +189,25 @@ static struct serve_buf *serve_buf__get(struct stat_serve *srv)
 {
 	struct serve_buf *buf = srv->spare;
 
-	if (!buf)
-		return calloc(1, sizeof(*buf));
+	if (!buf) {
+		buf = calloc(1, sizeof(*buf));
+		if (!buf)
+			return NULL;
+		buf->srv = srv;
+		return buf;
+	}
 	srv->spare = buf->next;
 	srv->nr_spare--;
 	return buf;
 }
 
-/* libmicrohttpd is done with @cls's reply: kept for the next scrape */
-static void serve_buf__put(void *cls)
+/* libmicrohttpd is done with the reply of @text: kept for the next scrape */
+static void serve_buf__put(void *text)
 {
-	struct serve_buf *buf = cls;
+	struct serve_buf *buf = container_of(text, struct serve_buf, text);
 	struct stat_serve *srv = buf->srv;
 
 	if (srv->nr_spare == SERVE_SPARE) {
-		free(buf->data);
 		free(buf);
 		return;
 	}
@@ -211,21 +216,25 @@ static void serve_buf__put(void *cls)
 	srv->nr_spare++;
 }
 
-/* @counts rendered into @buf, grown (with room to spare) if need be: the length */
-static ssize_t serve_buf__render(struct serve_buf *buf, const struct openmetrics_count *counts,
+/*
+ * @counts rendered into *@bufp, grown (with room to spare, and moved) if
+ * need be: the length, or -ENOMEM with *@bufp as it was
+ */
+static ssize_t serve_buf__render(struct serve_buf **bufp, const struct openmetrics_count *counts,
 				 int nr, enum openmetrics_format fmt)
 {
-	size_t len = openmetrics__render(counts, nr, fmt, buf->data, buf->size);
+	struct serve_buf *buf = *bufp;
+	size_t len = openmetrics__render(counts, nr, fmt, buf->text, buf->size);
 
 	if (len >= buf->size) {
 		size_t size = len + len / 8 + 1;
-		char *data = realloc(buf->data, size);
 
-		if (!data)
+		buf = realloc(buf, sizeof(*buf) + size);
+		if (!buf)
 			return -ENOMEM;
-		buf->data = data;
 		buf->size = size;
-		openmetrics__render(counts, nr, fmt, buf->data, buf->size);
+		*bufp = buf;
+		openmetrics__render(counts, nr, fmt, buf->text, buf->size);
 	}
 	return len;
 }
@@ -248,13 +257,12 @@ static enum MHD_Result reply_metrics(struct stat_serve *srv, struct MHD_Connecti
 	buf = serve_buf__get(srv);
 	if (!buf)
 		return MHD_NO;	/* libmicrohttpd closes the connection */
-	buf->srv = srv;
-	len = serve_buf__render(buf, counts, nr, fmt);
+	len = serve_buf__render(&buf, counts, nr, fmt);
 	resp = len < 0 ? NULL :
-	       MHD_create_response_from_buffer_with_free_callback_cls(len, buf->data,
-								      serve_buf__put, buf);
+	       MHD_create_response_from_buffer_with_free_callback(len, buf->text,
+								  serve_buf__put);
 	if (!resp) {
-		serve_buf__put(buf);
+		serve_buf__put(buf->text);
 		return MHD_NO;
 	}
 	return reply(conn, MHD_HTTP_OK, openmetrics__content_type(fmt), resp);
@@ -407,7 +415,6 @@ void stat_serve__delete(struct stat_serve *srv)
 		struct serve_buf *buf = srv->spare;
 
 		srv->spare = buf->next;
-		free(buf->data);
 		free(buf);
 	}
 	free(srv);

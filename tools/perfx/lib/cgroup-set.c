@@ -206,12 +206,12 @@ static int cgroup_set__made(struct cgroup_set *set, const char *name,
 	int err;
 
 	err = cgroup__new(set->mnt, name, &cgrp);
-	/* removed again already: its rmdir follows */
+	/* removed again already */
 	if (err == -ENOENT || err == -ENOTDIR)
 		return 0;
 	if (err)
 		return err;
-	/* reported twice: made with its parent, and by its own event */
+	/* a member already: made, removed and made again in this change */
 	if (cgroup_set__find(set, cgrp->id) >= 0) {
 		cgroup__put(cgrp);
 		return 0;
@@ -236,24 +236,18 @@ static int cgroup_set__made(struct cgroup_set *set, const char *name,
 static void cgroup_set__removed(struct cgroup_set *set, const char *name,
 				struct cgroup_set_change *change)
 {
-	int k, i, old = set->nr - change->nr_joined;
+	int k, i;
 
 	for (k = 0; k < set->nr; k++)
 		if (!strcmp(set->cgrps[k]->name, name) && cgroup__check_alive(set->cgrps[k]))
 			break;
 	if (k == set->nr)
 		return;
-	/* one that joined in this change never had counters: out at once */
-	if (k >= old) {
-		cgroup_set__remove(set, k);
-		change->nr_joined--;
-		return;
-	}
 	for (i = 0; i < change->nr_left && change->left[i] != k; i++)
 		;
 	if (i < change->nr_left)
 		return;
-	/* ascending */
+	/* ascending: the caller retires them from the last, so that indexes hold */
 	while (i > 0 && change->left[i - 1] > k) {
 		change->left[i] = change->left[i - 1];
 		i--;
@@ -273,15 +267,23 @@ int cgroup_set__apply(struct cgroup_set *set, const struct cgroup_watch_changes 
 	change->left = calloc(set->nr ? set->nr : 1, sizeof(*change->left));
 	if (!change->left)
 		return -ENOMEM;
+	/*
+	 * Both passes look at the tree as it is now, not as each event
+	 * saw it: those that left first, so that the room they make under
+	 * the cap is there for those that joined, whatever the order
+	 * they came in.
+	 */
+	for (i = 0; i < changes->nr; i++) {
+		const struct cgroup_watch_change *c = &changes->changes[i];
+
+		if (!c->made && cgroup_pattern__match(&set->pattern, c->name))
+			cgroup_set__removed(set, c->name, change);
+	}
 	for (i = 0; !err && i < changes->nr; i++) {
 		const struct cgroup_watch_change *c = &changes->changes[i];
 
-		if (!cgroup_pattern__match(&set->pattern, c->name))
-			continue;
-		if (c->made)
+		if (c->made && cgroup_pattern__match(&set->pattern, c->name))
 			err = cgroup_set__made(set, c->name, change);
-		else
-			cgroup_set__removed(set, c->name, change);
 	}
 	if (err) {
 		/* as it was: those that joined out again */

@@ -31,7 +31,7 @@ struct cgroup_set {
 	struct cgroup **cgrps;
 };
 
-/* What one cgroup_set__update() found. */
+/* What one cgroup_set__update() or cgroup_set__apply() found. */
 struct cgroup_set_change {
 	/* members cgrps[nr - nr_joined .. nr - 1] joined */
 	int nr_joined;
@@ -58,7 +58,7 @@ void cgroup_set__exit(struct cgroup_set *set);
 int cgroup_set__update(struct cgroup_set *set, struct cgroup_set_change *change);
 /*
  * As cgroup_set__update(), looking at the directories @changes names
- * alone: a cgroup is opened only if it was made and the list matches
+ * alone: a cgroup is looked up only if it was made and the list matches
  * it.  The whole list is expanded again where that cannot tell (events
  * lost, a list of plain names, cgroups kept out by the cap that a
  * removal may let in).

@@ -10,7 +10,8 @@
  * the watch on it, until the inode is evicted, which may be never on a
  * host with memory to spare, so that waiting for IN_IGNORED would leave
  * the table, and the user's inotify watches, growing with the churn.
- * Only lost events (IN_Q_OVERFLOW) walk the whole tree again.
+ * Only lost events (IN_Q_OVERFLOW, or a read that failed half way) walk
+ * the whole tree again.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +43,8 @@ struct cgroup_watch {
 	struct cgroup_watch_dir *dirs;
 	/* where a walk of new directories reports them; NULL at a full walk */
 	struct cgroup_watch_changes *report;
+	/* a read failed: the next one reports events lost */
+	bool lost;
 };
 
 /* The index of @wd in the table, or where it would go (as a negative -i - 1) */
@@ -69,7 +72,7 @@ static int cgroup_watch__insert(struct cgroup_watch *w, int wd, const char *name
 
 	/* watched already: adding a watch that exists returns its wd */
 	if (i >= 0)
-		return 0;
+		return 1;
 	i = -i - 1;
 	if (w->nr == w->cap) {
 		int cap = w->cap ? 2 * w->cap : 64;
@@ -90,19 +93,19 @@ static int cgroup_watch__insert(struct cgroup_watch *w, int wd, const char *name
 	return 0;
 }
 
-/* IN_IGNORED: the directory is gone, or its watch was removed */
-static void cgroup_watch__forget(struct cgroup_watch *w, int wd)
+/* Entry @i out of the table */
+static void cgroup_watch__forget(struct cgroup_watch *w, int i)
 {
-	int i = cgroup_watch__find(w, wd);
-
-	if (i < 0)
-		return;
 	free(w->dirs[i].name);
 	memmove(&w->dirs[i], &w->dirs[i + 1], (w->nr - i - 1) * sizeof(*w->dirs));
 	w->nr--;
 }
 
-/* The directory @name is gone: its watch too, if it has one still */
+/*
+ * The directory @name is gone: its watch too, if it has one still.  A
+ * scan of the names, where a change is otherwise a lookup: an rmdir is
+ * rarer than the syscalls a table by name would save.
+ */
 static void cgroup_watch__unwatch(struct cgroup_watch *w, const char *name)
 {
 	int i;
@@ -110,7 +113,7 @@ static void cgroup_watch__unwatch(struct cgroup_watch *w, const char *name)
 	for (i = 0; i < w->nr; i++) {
 		if (!strcmp(w->dirs[i].name, name)) {
 			inotify_rm_watch(w->fd, w->dirs[i].wd);
-			cgroup_watch__forget(w, w->dirs[i].wd);
+			cgroup_watch__forget(w, i);
 			return;
 		}
 	}
@@ -144,8 +147,9 @@ static int cgroup_watch__add(const char *path, const char *name, void *arg)
 		/* removed since it was listed: its parent's watch says so */
 		return errno == ENOENT ? 0 : -errno;
 	err = cgroup_watch__insert(w, wd, name);
+	/* watched already: the same directory, reported when it was */
 	if (err || !w->report)
-		return err;
+		return err < 0 ? err : 0;
 	copy = strdup(name);
 	return copy ? cgroup_watch__report(w->report, copy, true) : -ENOMEM;
 }
@@ -154,6 +158,9 @@ static void cgroup_watch__clear(struct cgroup_watch *w)
 {
 	while (w->nr)
 		free(w->dirs[--w->nr].name);
+	free(w->dirs);
+	w->dirs = NULL;
+	w->cap = 0;
 }
 
 int cgroup_watch__new(const char *mnt, struct cgroup_watch **wp)
@@ -184,7 +191,6 @@ out_close:
 	close(w->fd);
 out_free:
 	cgroup_watch__clear(w);
-	free(w->dirs);
 	free(w->mnt);
 	free(w);
 	return err;
@@ -196,7 +202,6 @@ void cgroup_watch__delete(struct cgroup_watch *w)
 		return;
 	close(w->fd);
 	cgroup_watch__clear(w);
-	free(w->dirs);
 	free(w->mnt);
 	free(w);
 }
@@ -280,48 +285,71 @@ static int cgroup_watch__scan(struct cgroup_watch *w, const char *buf, size_t le
 	int ret, err = 0;
 
 	while (!err && (ret = cgroup_watch__next_event(buf, len, &pos, &ev)) > 0) {
-		if (ev.mask & (IN_Q_OVERFLOW | IN_UNMOUNT))
+		/* once events are lost the tree is walked again: drain the rest */
+		if (changes->lost)
+			continue;
+		if (ev.mask & (IN_Q_OVERFLOW | IN_UNMOUNT)) {
 			changes->lost = true;
-		else if (ev.mask & IN_IGNORED)
-			cgroup_watch__forget(w, ev.wd);
-		else if ((ev.mask & IN_ISDIR) && (ev.mask & (IN_CREATE | IN_DELETE)))
+		} else if (ev.mask & IN_IGNORED) {
+			int i = cgroup_watch__find(w, ev.wd);
+
+			if (i >= 0)
+				cgroup_watch__forget(w, i);
+		} else if ((ev.mask & IN_ISDIR) && (ev.mask & (IN_CREATE | IN_DELETE))) {
 			err = cgroup_watch__dir_event(w, &ev, changes);
+		}
 	}
 	return err ? err : ret;
+}
+
+/*
+ * Events were lost: the table made again from the tree as it is, which
+ * watches what was made meanwhile (a directory still there keeps its
+ * wd), and the watches of the directories removed meanwhile removed, as
+ * their lost IN_DELETE would have.
+ */
+static int cgroup_watch__rewalk(struct cgroup_watch *w)
+{
+	struct cgroup_watch old = *w;
+	int i, err;
+
+	w->nr = w->cap = 0;
+	w->dirs = NULL;
+	err = cgroup__walk(w->mnt, NULL, cgroup_watch__add, w);
+	for (i = 0; i < old.nr; i++) {
+		if (!err && cgroup_watch__find(w, old.dirs[i].wd) < 0)
+			inotify_rm_watch(w->fd, old.dirs[i].wd);
+		free(old.dirs[i].name);
+	}
+	free(old.dirs);
+	return err;
 }
 
 int cgroup_watch__read(struct cgroup_watch *w, struct cgroup_watch_changes *changes)
 {
 	alignas(struct inotify_event) char buf[CGROUP_WATCH_BUF];
 	ssize_t n;
-	int err;
+	int err = 0;
 
 	memset(changes, 0, sizeof(*changes));
-	for (;;) {
+	/* the last read failed half way: what it did not report is not known */
+	changes->lost = w->lost;
+	while (!err) {
 		n = read(w->fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
 			break;
-		if (n < 0)
-			return -errno;
-		if (!n)
+		if (n <= 0) {
+			err = n ? -errno : 0;
 			break;
+		}
 		err = cgroup_watch__scan(w, buf, n, changes);
-		if (err)
-			return err;
 	}
-	if (changes->lost) {
-		/*
-		 * The IN_IGNORED of directories removed meanwhile may be lost
-		 * too: the table is made again from the tree as it is, which
-		 * watches what was made meanwhile (the watches of directories
-		 * still there keep their wd)
-		 */
-		cgroup_watch__clear(w);
-		err = cgroup__walk(w->mnt, NULL, cgroup_watch__add, w);
-		if (err)
-			return err;
-	}
+	if (!err && changes->lost)
+		err = cgroup_watch__rewalk(w);
+	w->lost = err != 0;
+	if (err)
+		return err;
 	return changes->lost || changes->nr;
 }

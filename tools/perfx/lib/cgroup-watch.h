@@ -2,9 +2,8 @@
 #ifndef __PERFX_CGROUP_WATCH_H
 #define __PERFX_CGROUP_WATCH_H
 
-#include <stddef.h>
-
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Which cgroups come and go under a cgroup2 mount, so that a followed
@@ -43,9 +42,10 @@ int cgroup_watch__fd(const struct cgroup_watch *w);
 /*
  * Drain the pending events into @changes, watching the directories made
  * meanwhile: one made with directories in it before its watch was in
- * place is reported with them, so that a directory may be reported made
- * twice.  1 if a cgroup was made or removed or events were lost, 0 if
- * not, -errno; @changes is to be freed with cgroup_watch_changes__exit()
+ * place is reported with them.  1 if a cgroup was made or removed or
+ * events were lost, 0 if not, -errno (ENOSPC: a new directory over
+ * fs.inotify.max_user_watches); after an error the next read reports
+ * events lost.  @changes is to be freed with cgroup_watch_changes__exit()
  * whatever it returns.
  */
 int cgroup_watch__read(struct cgroup_watch *w, struct cgroup_watch_changes *changes);

@@ -208,23 +208,20 @@ static int evsel__alloc_fds(struct evsel *evsel)
 int evsel__open_cpu(struct evsel *evsel, int c)
 {
 	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
-	int t, err;
+	int t, err, cgrp_fd = -1;
 
 	if (!evsel->fds && evsel__alloc_fds(evsel))
 		return -ENOMEM;
-	if (evsel->cgrp)
+	if (evsel->cgrp) {
+		cgrp_fd = cgroup__fd(evsel->cgrp);
+		if (cgrp_fd < 0)
+			return cgrp_fd;
 		flags |= PERF_FLAG_PID_CGROUP;
+	}
 	for (t = 0; t < evsel->threads->nr; t++) {
 		int group_fd = -1, fd;
-		pid_t pid = evsel->threads->map[t];
+		pid_t pid = evsel->cgrp ? cgrp_fd : evsel->threads->map[t];
 
-		if (evsel->cgrp) {
-			pid = cgroup__fd(evsel->cgrp);
-			if (pid < 0) {
-				err = pid;
-				goto out_close;
-			}
-		}
 		if (evsel->leader != evsel) {
 			group_fd = evsel__fd(evsel->leader, c, t);
 			if (group_fd < 0) {

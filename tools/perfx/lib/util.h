@@ -3,9 +3,16 @@
 #define __PERFX_UTIL_H
 
 #include <linux/types.h>
+#include <stddef.h>
 #include <time.h>
 
 #define ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
+
+/* The structure of type @type whose member @member @ptr points to */
+#ifndef container_of
+#define container_of(ptr, type, member)	\
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#endif
 
 #ifndef __printf
 #define __printf(a, b)	__attribute__((format(printf, a, b)))

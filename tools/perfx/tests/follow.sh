@@ -50,7 +50,8 @@ read -r -a MODES <<< "${FOLLOW_MODES:-bpf per-cgroup shared}"
 TESTS=()
 for m in "${MODES[@]}"; do
 	TESTS+=("$m: -I, a cgroup made" "$m: -I, its counts" "$m: -I, a cgroup removed"
-		"$m: -I, made again" "$m: the end table" "$m: --serve" "$m: fds held")
+		"$m: -I, made again" "$m: the end table" "$m: --serve, cgroups leaving"
+		"$m: --serve" "$m: fds held")
 done
 TESTS+=("the cap at the start" "the cap later" "usage errors")
 
@@ -124,7 +125,7 @@ skip_mode()
 	local t
 
 	for t in "-I, a cgroup made" "-I, its counts" "-I, a cgroup removed" "-I, made again" \
-		"the end table" "--serve" "fds held"; do
+		"the end table" "--serve, cgroups leaving" "--serve" "fds held"; do
 		skip "$1: $t" "$2"
 	done
 }
@@ -227,7 +228,7 @@ served()
 
 check_serve()
 {
-	local mode=$1 port url use s1 s2 s3 s4 try
+	local mode=$1 port url use s1 s2 s3 s4 try q1 q2 useq
 	local out=$work/$mode.serve
 
 	for try in 1 2 3 4 5; do
@@ -250,7 +251,24 @@ check_serve()
 	wait_for "cgroup '$pfx/b' is gone" "$out"
 	scrape "$url" "$work/s2"
 	scrape "$url" "$work/s3"
+	# two that leave on either side of one that stays, the first busy
+	mkdir "$mnt/$pfx/q1" "$mnt/$pfx/q2" "$mnt/$pfx/q3"
+	wait_for "cgroup '$pfx/q3' appeared" "$out"
+	useq=$(busy_in q1)
+	scrape "$url" "$work/s4"
+	rmdir "$mnt/$pfx/q1" "$mnt/$pfx/q3"
+	wait_for "cgroup '$pfx/q3' is gone" "$out"
+	scrape "$url" "$work/s5"
+	scrape "$url" "$work/s6"
 	stop_perfx
+	rmdir "$mnt/$pfx/q2"
+	q1=$(served "$work/s4" "$pfx/q1")
+	q2=$(served "$work/s6" "$pfx/q2")
+	what="$mode: --serve: after q1 (served $q1 ms) and q3 left around q2, q2 keeps its own count (${q2:-none} ms, want < 5), q1 and q3 are gone"
+	near "$q1" "$useq" &&
+		awk -v a="$q1" -v b="$q2" 'BEGIN { exit !(a > 50 && b != "" && b < 5) }' &&
+		[ -z "$(served "$work/s6" "$pfx/q1")$(served "$work/s6" "$pfx/q3")" ]
+	verdict
 	s1=$(served "$work/s0" "$pfx/b")
 	s2=$(served "$work/s1" "$pfx/b")
 	s3=$(served "$work/s2" "$pfx/b")

@@ -138,7 +138,10 @@ static void test_apply_changes(void)
 	tap_str_eq(names(&set), "web0,web1", "web0 and web1");
 	cgroup_set_change__exit(&ch);
 
-	/* web2 made, then removed within one read: never a member */
+	/*
+	 * web2's mkdir and rmdir reported together while it is there still
+	 * (made again): the tree as it is decides, web2 joins
+	 */
 	tree__mkdir(root, "web2");
 	c[0] = (struct cgroup_watch_change){ "web2", true };
 	c[1] = (struct cgroup_watch_change){ "web2", false };
@@ -179,6 +182,57 @@ static void test_apply_changes(void)
 	tree__rmdir(root, "web3");
 }
 
+/*
+ * The cap, with a cgroup made reported before one removed: the room the
+ * removal makes is there for it.  Removals reported in descending order
+ * leave in ascending order.
+ */
+static void test_apply_order(void)
+{
+	struct cgroup_watch_change c[3];
+	struct cgroup_watch_changes changes = { 2, c, false };
+	struct cgroup_set_change ch;
+	struct cgroup_set set;
+	char err[256] = "";
+	int ret;
+
+	tree__mkdir(root, "web1");
+	tree__mkdir(root, "web2");
+	tree__mkdir(root, "web3");
+	ret = cgroup_set__init(&set, root, "web.*", 3, err, sizeof(err));
+	if (!tap_ok(!ret && set.nr == 3, "init with web1-3, cap 3 (%d %s)", ret, err))
+		return;
+	tree__mkdir(root, "web4");
+	tree__rmdir(root, "web2");
+	c[0] = (struct cgroup_watch_change){ "web4", true };
+	c[1] = (struct cgroup_watch_change){ "web2", false };
+	ret = cgroup_set__apply(&set, &changes, &ch);
+	tap_ok(!ret && ch.nr_joined == 1 && ch.nr_left == 1 && !ch.nr_capped && !set.nr_capped,
+	       "+web4 then -web2 at the cap: web4 joins in web2's room (%d, %d, %d)",
+	       ch.nr_joined, ch.nr_left, ch.nr_capped);
+	while (!ret && ch.nr_left--)
+		cgroup_set__remove(&set, ch.left[ch.nr_left]);
+	cgroup_set_change__exit(&ch);
+	/* web1 and web3 in the walk's (directory) order, then web4 */
+	tap_ok(set.nr == 3 && !strstr(names(&set), "web2") &&
+	       !strcmp(set.cgrps[2]->name, "web4"), "web2 out, web4 last: %s", names(&set));
+
+	tree__rmdir(root, "web4");
+	tree__rmdir(root, "web3");
+	tree__rmdir(root, "web1");
+	c[0] = (struct cgroup_watch_change){ "web4", false };
+	c[1] = (struct cgroup_watch_change){ "web3", false };
+	c[2] = (struct cgroup_watch_change){ "web1", false };
+	changes.nr = 3;
+	ret = cgroup_set__apply(&set, &changes, &ch);
+	tap_ok(!ret && ch.nr_left == 3 && ch.left[0] == 0 && ch.left[1] == 1 && ch.left[2] == 2,
+	       "removals reported last member first leave in ascending order (%d: %d %d %d)",
+	       ch.nr_left, ch.nr_left > 0 ? ch.left[0] : -1, ch.nr_left > 1 ? ch.left[1] : -1,
+	       ch.nr_left > 2 ? ch.left[2] : -1);
+	cgroup_set_change__exit(&ch);
+	cgroup_set__exit(&set);
+}
+
 int main(void)
 {
 	struct cgroup_set set;
@@ -195,6 +249,7 @@ int main(void)
 		watch = NULL;
 	}
 	test_apply_changes();
+	test_apply_order();
 
 	tree__mkdir(root, "web7");
 	tree__mkdir(root, "web8");

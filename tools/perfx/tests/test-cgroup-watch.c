@@ -37,6 +37,23 @@ static int readable(const struct cgroup_watch *w)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
 }
 
+/* the watches the kernel holds for @w, as /proc/self/fdinfo lists them */
+static int kernel_watches(const struct cgroup_watch *w)
+{
+	char path[64], line[512];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", cgroup_watch__fd(w));
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += !strncmp(line, "inotify wd:", 11);
+	fclose(f);
+	return n;
+}
+
 /* the changes of one read as "+made,-removed" in order, "lost" if lost */
 static const char *changes_str(const struct cgroup_watch_changes *ch)
 {
@@ -118,9 +135,9 @@ static void test_tree(void)
 		expect(w, st->want, st->what);
 	}
 	/* root, A, A/a1, A/a1/deep, B: C and D's watches went with them */
-	tap_ok(cgroup_watch__nr_watched(w) == 5,
-	       "after the rmdirs, 5 directories watched: none of the removed ones (%d)",
-	       cgroup_watch__nr_watched(w));
+	tap_ok(cgroup_watch__nr_watched(w) == 5 && kernel_watches(w) == 5,
+	       "after the rmdirs, 5 directories watched: none of the removed ones (%d, %d in the kernel)",
+	       cgroup_watch__nr_watched(w), kernel_watches(w));
 
 	snprintf(file, sizeof(file), "%s/A/not-a-cgroup", root);
 	f = fopen(file, "w");
@@ -214,9 +231,9 @@ static void test_cgroupfs(void)
 	       !strcmp(made.changes[0].name, want) && removed.nr == 1 &&
 	       !removed.changes[0].made && !strcmp(removed.changes[0].name, want),
 	       "%s (%d)", what, ret);
-	tap_ok(cgroup_watch__nr_watched(w) == watched,
-	       "cgroupfs: the removed cgroup's watch leaves the table at once (%d, %d before)",
-	       cgroup_watch__nr_watched(w), watched);
+	tap_ok(cgroup_watch__nr_watched(w) == watched && kernel_watches(w) == watched,
+	       "cgroupfs: the removed cgroup's watch is removed at once, kernfs keeping its inode (%d in the table, %d in the kernel, %d before)",
+	       cgroup_watch__nr_watched(w), kernel_watches(w), watched);
 	cgroup_watch_changes__exit(&made);
 	cgroup_watch_changes__exit(&removed);
 	cgroup_watch__delete(w);
