@@ -7,40 +7,45 @@
 #
 #   fleet-churn.py DIR FIRST NEXT PER_MIN SECONDS [PID...]
 #
-# DIR/cFIRST .. DIR/c(NEXT-1) exist.  Every 60/PER_MIN s, DIR/cNEXT is made,
-# the PIDs (sleepers) moved into the newest cgroups, one each, and
-# DIR/cFIRST removed, for SECONDS.  Prints "FIRST NEXT LATE_MS": the live
-# range at the end and the latest a step ran behind its time.
+# DIR/cFIRST .. DIR/c(NEXT-1) exist, more of them than PIDs.  Every
+# 60/PER_MIN s, DIR/cNEXT is made, the PIDs (sleepers) moved into the
+# newest cgroups, one each, and DIR/cFIRST removed, for SECONDS or until
+# SIGTERM.  Prints "FIRST NEXT LATE_MS": the live range at the end and the
+# latest a step ran behind its time; on an error, what failed instead.
 import os
+import signal
 import sys
 import time
 
 
 def main():
-    d, first, nxt, per_min, secs = sys.argv[1], *map(int, sys.argv[2:5]), float(sys.argv[5])
-    pids = sys.argv[6:]
+    d, first, nxt, per_min = sys.argv[1], *map(int, sys.argv[2:5])
+    secs, pids = float(sys.argv[5]), sys.argv[6:]
+    if per_min < 1 or nxt - first <= len(pids):
+        sys.exit(f"fleet-churn: want PER_MIN >= 1 and more cgroups than the {len(pids)} sleepers")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     step = 60.0 / per_min
     t0 = time.monotonic()
     late = 0.0
     i = 1
-    while True:
-        due = t0 + i * step
-        if due - t0 > secs:
-            break
-        now = time.monotonic()
-        if now < due:
-            time.sleep(due - now)
-        else:
-            late = max(late, now - due)
-        os.mkdir(f"{d}/c{nxt}")
-        nxt += 1
-        for k, pid in enumerate(pids):
-            with open(f"{d}/c{nxt - 1 - k}/cgroup.procs", "w") as f:
-                f.write(pid)
-        os.rmdir(f"{d}/c{first}")
-        first += 1
-        i += 1
-    print(first, nxt, round(late * 1000))
+    try:
+        while t0 + i * step - t0 <= secs:
+            due = t0 + i * step
+            now = time.monotonic()
+            if now < due:
+                time.sleep(due - now)
+            else:
+                late = max(late, now - due)
+            os.mkdir(f"{d}/c{nxt}")
+            nxt += 1
+            for k, pid in enumerate(pids):
+                with open(f"{d}/c{nxt - 1 - k}/cgroup.procs", "w") as f:
+                    f.write(pid)
+            os.rmdir(f"{d}/c{first}")
+            first += 1
+            i += 1
+    finally:
+        print(first, nxt, round(late * 1000))
 
 
 if __name__ == "__main__":

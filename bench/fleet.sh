@@ -42,6 +42,9 @@ while getopts "k:c:i:d:m:o:h" o; do
 	esac
 done
 [ "$(id -u)" = 0 ] || { echo "fleet: run as root" >&2; exit 1; }
+# four sleepers live in the newest cgroups: one more is removed a step
+[ "$K" -ge 5 ] && [ "$CHURN" -ge 1 ] && [ "$INTERVAL" -ge 1 ] && [ "$DURATION" -ge 1 ] ||
+	{ echo "fleet: -k takes 5 or more, -c, -i and -d 1 or more" >&2; exit 2; }
 mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
 [ -n "$mnt" ] || { echo "fleet: no cgroup2 mount" >&2; exit 1; }
 for c in pids memory cpu; do
@@ -82,6 +85,20 @@ place_sleepers()
 	done
 }
 
+# the mode's cgroups go before the next mode's, the sleepers out first
+drop_cgroups()
+{
+	local i
+
+	for i in "${sleepers[@]}"; do
+		echo "$i" > "$mnt/$base/cgroup.procs"
+	done
+	while [ $first -lt $next ]; do
+		rmdir "$mnt/$base/c$first" 2>/dev/null
+		first=$((first + 1))
+	done
+}
+
 # stat_of PID - "fds rss_kB cpu_ticks" of PID now
 stat_of()
 {
@@ -102,7 +119,7 @@ pct()
 
 run_mode()
 {
-	local mode=$1 port url t0 now next_scrape samples lat churn_pid late
+	local mode=$1 port url t0 now next_scrape samples lat churn_pid late st
 	local hz cpu0 made0 removed0 s1 send
 
 	hz=$(getconf CLK_TCK)
@@ -126,13 +143,7 @@ run_mode()
 	if ! kill -0 "$perfx_pid" 2>/dev/null; then
 		echo "| $mode | n/a: $(head -1 "$work/err.$mode") |" >> "$work/table"
 		perfx_pid=
-		for i in "${sleepers[@]}"; do
-			echo "$i" > "$mnt/$base/cgroup.procs"
-		done
-		while [ $first -lt $next ]; do
-			rmdir "$mnt/$base/c$first"
-			first=$((first + 1))
-		done
+		drop_cgroups
 		return
 	fi
 	: > "$work/lat.$mode"
@@ -142,7 +153,7 @@ run_mode()
 	removed0=$first
 	# the churn in a process of its own: a slow scrape does not hold it up
 	python3 "$TOP/bench/fleet-churn.py" "$mnt/$base" "$first" "$next" "$CHURN" "$DURATION" \
-		"${sleepers[@]}" > "$work/churn.$mode" &
+		"${sleepers[@]}" > "$work/churn.$mode" 2>&1 &
 	churn_pid=$!
 	# in microseconds, from bash's clock: no process per check
 	t0=${EPOCHREALTIME/./}
@@ -150,6 +161,8 @@ run_mode()
 	while :; do
 		now=$((${EPOCHREALTIME/./} - t0))
 		[ $now -lt $((DURATION * 1000000)) ] || break
+		# either one dead: the run says so, not a table of its remains
+		kill -0 "$perfx_pid" 2>/dev/null && kill -0 "$churn_pid" 2>/dev/null || break
 		if [ $now -ge $next_scrape ]; then
 			lat=$(curl -s -o "$work/scrape" -w '%{time_total}' --max-time 60 "$url") ||
 				lat=fail
@@ -159,17 +172,22 @@ run_mode()
 		fi
 		sleep 0.05
 	done
+	# perfx dead before the end: the churn stops too (and says where it was)
+	kill -0 "$perfx_pid" 2>/dev/null || kill -TERM "$churn_pid" 2>/dev/null
 	wait "$churn_pid"
-	read -r first next late < "$work/churn.$mode" || {
-		echo "fleet: $mode: the churn failed" >&2
+	st=$?
+	read -r first next late < "$work/churn.$mode"
+	if [ $st != 0 ] || [ -z "$late" ]; then
+		echo "fleet: $mode: the churn failed: $(tail -1 "$work/churn.$mode")" >&2
 		exit 1
-	}
+	fi
 	now=$(stat_of "$perfx_pid")
 	samples=$(grep -c '^container_perf_events_total' "$work/scrape")
 	if ! kill -INT "$perfx_pid" 2>/dev/null; then
 		echo "| $mode | perfx died: $(grep -v ' appeared\| is gone' "$work/err.$mode" | tail -2 | tr '\n' ' ') |" >> "$work/table"
 		wait "$perfx_pid"
 		perfx_pid=
+		drop_cgroups
 		return
 	fi
 	wait "$perfx_pid"
@@ -190,14 +208,7 @@ run_mode()
 				mode, p50, p99, n - fails, n, a[1], b[1], maxfd, a[2], b[2], maxrss,
 				100 * (cpu1 - cpu0) / hz / d, made, removed, late, samples
 		}' >> "$work/table"
-	# the mode's cgroups go before the next mode's, the sleepers out first
-	for i in "${sleepers[@]}"; do
-		echo "$i" > "$mnt/$base/cgroup.procs"
-	done
-	while [ $first -lt $next ]; do
-		rmdir "$mnt/$base/c$first" 2>/dev/null
-		first=$((first + 1))
-	done
+	drop_cgroups
 }
 
 mkdir -p "$mnt/$base"

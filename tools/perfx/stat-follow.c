@@ -21,9 +21,6 @@
 #include "lib/evsel.h"
 #include "stat-follow.h"
 
-/* expansions and attaches in a row that may find a cgroup removed meanwhile */
-#define STAT_FOLLOW_TRIES	5
-
 struct stat_follow {
 	struct cgroup_set set;
 	struct cgroup_watch *watch;
@@ -100,8 +97,9 @@ int stat_follow__fd(const struct stat_follow *f)
 }
 
 /*
- * The list looked at again where @changes says the tree changed (all of
- * it if NULL): 1 if cgroups joined or left, 0 if not, -errno
+ * The list looked at again where @changes says the tree changed (the
+ * members alone if NULL: which of them are gone): 1 if cgroups joined or
+ * left, 0 if not, -errno
  */
 static int stat_follow__expand(struct stat_follow *f, const struct cgroup_watch_changes *changes)
 {
@@ -109,7 +107,7 @@ static int stat_follow__expand(struct stat_follow *f, const struct cgroup_watch_
 
 	cgroup_set_change__exit(&f->change);
 	err = changes ? cgroup_set__apply(&f->set, changes, &f->change) :
-			cgroup_set__update(&f->set, &f->change);
+			cgroup_set__prune(&f->set, &f->change);
 	if (err) {
 		pr_err("--follow-cgroups: expanding '%s' again: %s (%s)\n", f->set.list,
 		       strerror(-err), perfx__errname(err));
@@ -182,7 +180,7 @@ int stat_follow__update(struct stat_follow *f, struct evlist *evlist, int (*read
 {
 	struct cgroup_watch_changes changes;
 	struct evsel *failed = NULL;
-	int err, changed, tries;
+	int err, changed;
 
 	changed = cgroup_watch__read(f->watch, &changes);
 	if (changed < 0) {
@@ -195,18 +193,19 @@ int stat_follow__update(struct stat_follow *f, struct evlist *evlist, int (*read
 	if (changed)
 		changed = stat_follow__expand(f, &changes);
 	cgroup_watch_changes__exit(&changes);
-	for (tries = 0, err = 0; changed > 0; tries++) {
+	for (err = 0; changed > 0;) {
 		/* the last counts of those that leave */
 		err = f->change.nr_left ? read(arg) : 0;
 		if (err)
 			return err;
 		err = stat_follow__apply(f, evlist, &failed);
 		/*
-		 * The kernel would not attach a cgroup removed since the
-		 * expansion: expanded again, it leaves, and the rest is
-		 * attached again
+		 * The kernel would not take a cgroup removed since it was
+		 * looked up (its rmdir not read yet): the members gone leave
+		 * and the rest is attached again.  Each round takes one out
+		 * at least, or ends.
 		 */
-		if (err != -ENOENT || tries == STAT_FOLLOW_TRIES - 1)
+		if (err != -ENOENT)
 			break;
 		changed = stat_follow__expand(f, NULL);
 	}

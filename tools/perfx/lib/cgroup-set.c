@@ -296,6 +296,21 @@ int cgroup_set__apply(struct cgroup_set *set, const struct cgroup_watch_changes 
 	return 0;
 }
 
+int cgroup_set__prune(struct cgroup_set *set, struct cgroup_set_change *change)
+{
+	int k;
+
+	memset(change, 0, sizeof(*change));
+	change->left = calloc(set->nr ? set->nr : 1, sizeof(*change->left));
+	if (!change->left)
+		return -ENOMEM;
+	for (k = 0; k < set->nr; k++)
+		if (cgroup__check_alive(set->cgrps[k]) == -ENOENT)
+			change->left[change->nr_left++] = k;
+	change->nr_capped = set->nr_capped;
+	return 0;
+}
+
 void cgroup_set__remove(struct cgroup_set *set, int k)
 {
 	cgroup__put(set->cgrps[k]);

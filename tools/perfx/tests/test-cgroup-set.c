@@ -231,6 +231,20 @@ static void test_apply_order(void)
 	       ch.nr_left > 2 ? ch.left[2] : -1);
 	cgroup_set_change__exit(&ch);
 	cgroup_set__exit(&set);
+
+	/* prune: the members gone, found by id, whatever was reported */
+	tree__mkdir(root, "web5");
+	tree__mkdir(root, "web6");
+	ret = cgroup_set__init(&set, root, "web.*", 3, err, sizeof(err));
+	tree__rmdir(root, "web5");
+	ret = ret ? ret : cgroup_set__prune(&set, &ch);
+	tap_ok(!ret && set.nr == 2 && ch.nr_left == 1 && !ch.nr_joined &&
+	       !strcmp(set.cgrps[ch.left[0]]->name, "web5"),
+	       "prune: web5 removed, its rmdir not read: it leaves, web6 stays (%d, %d)", ret,
+	       ch.nr_left);
+	cgroup_set_change__exit(&ch);
+	cgroup_set__exit(&set);
+	tree__rmdir(root, "web6");
 }
 
 int main(void)
