@@ -97,17 +97,18 @@ int stat_follow__fd(const struct stat_follow *f)
 }
 
 /*
- * The list looked at again where @changes says the tree changed (the
- * members alone if NULL: which of them are gone): 1 if cgroups joined or
- * left, 0 if not, -errno
+ * The list looked at again where @changes says the tree changed (if NULL,
+ * the members alone: which of them are gone, member @refused with them):
+ * 1 if cgroups joined or left, 0 if not, -errno
  */
-static int stat_follow__expand(struct stat_follow *f, const struct cgroup_watch_changes *changes)
+static int stat_follow__expand(struct stat_follow *f, const struct cgroup_watch_changes *changes,
+			       int refused)
 {
 	int err;
 
 	cgroup_set_change__exit(&f->change);
 	err = changes ? cgroup_set__apply(&f->set, changes, &f->change) :
-			cgroup_set__prune(&f->set, &f->change);
+			cgroup_set__prune(&f->set, refused, &f->change);
 	if (err) {
 		pr_err("--follow-cgroups: expanding '%s' again: %s (%s)\n", f->set.list,
 		       strerror(-err), perfx__errname(err));
@@ -191,7 +192,7 @@ int stat_follow__update(struct stat_follow *f, struct evlist *evlist, int (*read
 		return changed;
 	}
 	if (changed)
-		changed = stat_follow__expand(f, &changes);
+		changed = stat_follow__expand(f, &changes, -1);
 	cgroup_watch_changes__exit(&changes);
 	for (err = 0; changed > 0;) {
 		/* the last counts of those that leave */
@@ -201,13 +202,13 @@ int stat_follow__update(struct stat_follow *f, struct evlist *evlist, int (*read
 		err = stat_follow__apply(f, evlist, &failed);
 		/*
 		 * The kernel would not take a cgroup removed since it was
-		 * looked up (its rmdir not read yet): the members gone leave
-		 * and the rest is attached again.  Each round takes one out
-		 * at least, or ends.
+		 * looked up (its rmdir not read yet): the one it named and
+		 * the members gone leave, and the rest is attached again.
+		 * Each round takes one out at least, or ends.
 		 */
 		if (err != -ENOENT)
 			break;
-		changed = stat_follow__expand(f, NULL);
+		changed = stat_follow__expand(f, NULL, evlist__refused_cgroup(evlist, failed));
 	}
 	if (changed < 0)
 		return changed;

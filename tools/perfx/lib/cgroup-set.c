@@ -296,7 +296,7 @@ int cgroup_set__apply(struct cgroup_set *set, const struct cgroup_watch_changes 
 	return 0;
 }
 
-int cgroup_set__prune(struct cgroup_set *set, struct cgroup_set_change *change)
+int cgroup_set__prune(struct cgroup_set *set, int refused, struct cgroup_set_change *change)
 {
 	int k;
 
@@ -305,7 +305,7 @@ int cgroup_set__prune(struct cgroup_set *set, struct cgroup_set_change *change)
 	if (!change->left)
 		return -ENOMEM;
 	for (k = 0; k < set->nr; k++)
-		if (cgroup__check_alive(set->cgrps[k]) == -ENOENT)
+		if (k == refused || cgroup__check_alive(set->cgrps[k]) == -ENOENT)
 			change->left[change->nr_left++] = k;
 	change->nr_capped = set->nr_capped;
 	return 0;

@@ -66,11 +66,14 @@ int cgroup_set__update(struct cgroup_set *set, struct cgroup_set_change *change)
 int cgroup_set__apply(struct cgroup_set *set, const struct cgroup_watch_changes *changes,
 		      struct cgroup_set_change *change);
 /*
- * The members removed from the tree by now, as leaving: what is left to
- * do when the kernel would not take a member, its rmdir not read yet.
- * Looks at the members alone (an id lookup each), not at the tree.
+ * The members removed from the tree by now, and member @refused (-1:
+ * none), as leaving: what is left to do when the kernel would not take a
+ * member (ENOENT), its rmdir not read yet.  The kernel refuses a cgroup
+ * from the start of its rmdir, while its path still names it: @refused
+ * is the one it named.  Looks at the members alone (an id lookup each),
+ * not at the tree.
  */
-int cgroup_set__prune(struct cgroup_set *set, struct cgroup_set_change *change);
+int cgroup_set__prune(struct cgroup_set *set, int refused, struct cgroup_set_change *change);
 void cgroup_set_change__exit(struct cgroup_set_change *change);
 /* Take member @k out, the members after it moving down one. */
 void cgroup_set__remove(struct cgroup_set *set, int k);

@@ -461,6 +461,20 @@ static int update_cpu(struct evlist *evlist, int c, void *arg)
 	return 0;
 }
 
+int evlist__refused_cgroup(const struct evlist *evlist, const struct evsel *failed)
+{
+	int i;
+
+	for (i = 0; failed && i < evlist->nr_counters; i++) {
+		const struct counter *counter = &evlist->counters[i];
+
+		if (counter->tmpl[0] == failed && counter->refused == -ENOENT &&
+		    counter->refused_index >= 0 && counter->refused_index < counter->nr_cgrps)
+			return counter->refused_index;
+	}
+	return -1;
+}
+
 int evlist__update(struct evlist *evlist, struct evsel **failed)
 {
 	*failed = NULL;

@@ -62,6 +62,12 @@ int evlist__expand_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr,
  */
 int evlist__add_cgroups(struct evlist *evlist, struct cgroup **cgrps, int nr);
 void evlist__retire_cgroup(struct evlist *evlist, int k);
+/*
+ * The cgroup (its copies' index) the kernel refused with ENOENT when
+ * evlist__update() failed at @failed: one removed, or being removed, which
+ * its path may still name for a while.  -1 if none.
+ */
+int evlist__refused_cgroup(const struct evlist *evlist, const struct evsel *failed);
 int evlist__update(struct evlist *evlist, struct evsel **failed);
 /*
  * Take the retired copies out of the list, the others keeping their order:

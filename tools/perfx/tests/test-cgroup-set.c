@@ -237,11 +237,16 @@ static void test_apply_order(void)
 	tree__mkdir(root, "web6");
 	ret = cgroup_set__init(&set, root, "web.*", 3, err, sizeof(err));
 	tree__rmdir(root, "web5");
-	ret = ret ? ret : cgroup_set__prune(&set, &ch);
+	ret = ret ? ret : cgroup_set__prune(&set, -1, &ch);
 	tap_ok(!ret && set.nr == 2 && ch.nr_left == 1 && !ch.nr_joined &&
 	       !strcmp(set.cgrps[ch.left[0]]->name, "web5"),
 	       "prune: web5 removed, its rmdir not read: it leaves, web6 stays (%d, %d)", ret,
 	       ch.nr_left);
+	cgroup_set_change__exit(&ch);
+	/* web6, there still, refused by the kernel (in its rmdir): it leaves too */
+	ret = cgroup_set__prune(&set, strcmp(set.cgrps[0]->name, "web6") ? 1 : 0, &ch);
+	tap_ok(!ret && ch.nr_left == 2 && ch.left[0] == 0 && ch.left[1] == 1,
+	       "prune with web6 refused by the kernel: it leaves too, its path there still");
 	cgroup_set_change__exit(&ch);
 	cgroup_set__exit(&set);
 	tree__rmdir(root, "web6");
