@@ -209,11 +209,11 @@ bench-mem: deps build/bench/cgroup-share-mem
 		'build/bench/cgroup-share-mem -k 1000 && build/bench/cgroup-share-mem -k 65536'
 
 # a container host's perfx: 1000 cgroups x 8 events, 100 made and 100
-# removed a minute, scraped every 5 s for 10 minutes, in every mode
-# (bench/fleet.sh)
+# removed a minute, scraped every 5 s for 10 minutes, in every mode, on
+# the base config (bench/fleet.sh)
 bench-fleet: deps perfx
-	@scripts/kernel-build -c $(CONFIG)
-	@scripts/vm -c $(CONFIG) -m 4G -t 3000 -- bench/fleet.sh \
+	@scripts/kernel-build -c base
+	@scripts/vm -c base -m 4G -t 3000 -- bench/fleet.sh \
 		-o bench/results/fleet-guest-latest.md
 
 # the series' context lock holds at 65536 cgroups on a group of 8, on the
