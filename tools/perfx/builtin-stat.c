@@ -44,6 +44,7 @@
 #include "lib/cgroup-share.h"
 #include "lib/counter.h"
 #include "lib/cpumap.h"
+#include "lib/data.h"
 #include "lib/debug.h"
 #include "lib/escape.h"
 #include "lib/evlist.h"
@@ -180,13 +181,6 @@ struct stat_ctx {
 };
 
 
-static const char *errname(int err)
-{
-	const char *name = strerrorname_np(err < 0 ? -err : err);
-
-	return name ? name : "?";
-}
-
 /*
  * perf 6.1's default events: cpu-clock instead of task-clock when counting
  * CPUs, and the stalled-cycles events only where the cpu PMU names them in
@@ -305,7 +299,7 @@ static int parse_option(struct stat_opts *opts, int c, int argc, char **argv, bo
 		if (err)
 			return stat_value_error("-I",
 						"-I '%s': expected milliseconds from 0 (none) to %u (%s)",
-						optarg, UINT_MAX, errname(err));
+						optarg, UINT_MAX, perfx__errname(err));
 		opts->interval = (unsigned int)v;
 		break;
 	case 'r':
@@ -313,7 +307,7 @@ static int parse_option(struct stat_opts *opts, int c, int argc, char **argv, bo
 		if (err)
 			return stat_value_error("-r",
 						"-r '%s': expected a count from 1 to %d (%s)",
-						optarg, INT_MAX, errname(err));
+						optarg, INT_MAX, perfx__errname(err));
 		opts->repeat = (int)v;
 		break;
 	case 'x':
@@ -365,7 +359,7 @@ static int parse_option(struct stat_opts *opts, int c, int argc, char **argv, bo
 		if (err)
 			return stat_value_error("max-cgroups",
 						"--max-cgroups '%s': expected a count from 1 to %d (%s)",
-						optarg, CGROUP_SHARE_ATTACH_MAX, errname(err));
+						optarg, CGROUP_SHARE_ATTACH_MAX, perfx__errname(err));
 		opts->max_cgroups = (int)v;
 		break;
 	case 'v':
@@ -448,7 +442,7 @@ static int setup_cgroups(struct stat_ctx *ctx)
 	err = cgroup__find_mnt(NULL, ctx->cgroup_mnt, sizeof(ctx->cgroup_mnt));
 	if (err) {
 		pr_err("cannot find a cgroup2 mount in /proc/self/mountinfo: %s (%s)\n",
-		       strerror(-err), errname(err));
+		       strerror(-err), perfx__errname(err));
 		return err;
 	}
 	if (ctx->opts.follow_cgroups)
@@ -456,7 +450,7 @@ static int setup_cgroups(struct stat_ctx *ctx)
 	if (ctx->opts.for_each_cgroup) {
 		err = cgroup_names__expand(ctx->cgroup_mnt, list, &names, errbuf, sizeof(errbuf));
 		if (err) {
-			pr_err("--for-each-cgroup '%s': %s (%s)\n", list, errbuf, errname(err));
+			pr_err("--for-each-cgroup '%s': %s (%s)\n", list, errbuf, perfx__errname(err));
 			return err;
 		}
 	} else {
@@ -505,7 +499,7 @@ static int setup_cgroups(struct stat_ctx *ctx)
 		err = cgroup__new(ctx->cgroup_mnt, names.names[i], &ctx->cgrps[k]);
 		if (err) {
 			pr_err("cgroup '%s': expected a directory under the cgroup2 mount %s: %s (%s)\n",
-			       names.names[i], ctx->cgroup_mnt, strerror(-err), errname(err));
+			       names.names[i], ctx->cgroup_mnt, strerror(-err), perfx__errname(err));
 			goto out;
 		}
 	}
@@ -527,7 +521,7 @@ static int parse_event_options(struct stat_ctx *ctx, struct evlist *evlist,
 		err = parse_events(evlist, defaults, env, &perr);
 		if (err)
 			pr_err("default events '%s': %s at offset %d (%s)\n", defaults,
-			       perr.msg, perr.pos, errname(err));
+			       perr.msg, perr.pos, perfx__errname(err));
 		return err;
 	}
 	for (i = 0; i < ctx->opts.nr_events; i++) {
@@ -641,7 +635,7 @@ static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)
 	case EACCES:
 	case EPERM:
 		pr_err("opening event '%s': %s (%s): counting %s needs CAP_PERFMON (or CAP_SYS_ADMIN) or kernel.perf_event_paranoid <= %d; it is %d\n",
-		       evsel->name, strerror(-err), errname(err),
+		       evsel->name, strerror(-err), perfx__errname(err),
 		       ctx->opts.system_wide || ctx->opts.cpu_list ? "CPUs" : "these tasks",
 		       ctx->opts.system_wide || ctx->opts.cpu_list ? 0 : 1, evsel__paranoid_level());
 		break;
@@ -649,17 +643,17 @@ static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)
 	case ENFILE:
 		getrlimit(RLIMIT_NOFILE, &rl);
 		pr_err("opening event '%s': %s (%s): %d counting events x %d CPUs x %d threads need more descriptors than the limit of %llu; raise 'ulimit -n'\n",
-		       evsel->name, strerror(-err), errname(err), ctx->evlist->nr, ctx->cpus->nr,
+		       evsel->name, strerror(-err), perfx__errname(err), ctx->evlist->nr, ctx->cpus->nr,
 		       ctx->threads->nr, (unsigned long long)rl.rlim_cur);
 		break;
 	case ESRCH:
 		pr_err("opening event '%s': the task to count does not exist (%s)\n",
-		       evsel->name, errname(err));
+		       evsel->name, perfx__errname(err));
 		break;
 	default:
 		pr_err("opening event '%s'%s%s: %s (%s)\n", evsel->name,
 		       evsel->cgrp ? " in cgroup " : "", evsel->cgrp ? evsel->cgrp->name : "",
-		       strerror(-err), errname(err));
+		       strerror(-err), perfx__errname(err));
 		break;
 	}
 	return err;
@@ -796,7 +790,7 @@ static int read_counters(struct stat_ctx *ctx)
 		       failed->name, CGROUP_SHARE_READ_TRIES);
 	else if (err)
 		pr_err("reading event '%s': %s (%s)\n", failed->name, strerror(-err),
-		       errname(err));
+		       perfx__errname(err));
 	return err;
 }
 
@@ -936,7 +930,7 @@ static int serve_read(void *arg, const struct openmetrics_count **counts, int *n
 	if (!err)
 		err = serve_grow(ctx);
 	if (err) {
-		pr_err("--serve: adding up the counts: %s (%s)\n", strerror(-err), errname(err));
+		pr_err("--serve: adding up the counts: %s (%s)\n", strerror(-err), perfx__errname(err));
 		return err;
 	}
 	check_bpf_missed(ctx);
@@ -956,7 +950,7 @@ static int serve_read(void *arg, const struct openmetrics_count **counts, int *n
 	err = ctx->follow ? serve_retire(ctx) : 0;
 	if (err) {
 		pr_err("--serve: dropping the cgroups that left: %s (%s)\n", strerror(-err),
-		       errname(err));
+		       perfx__errname(err));
 		return err;
 	}
 	*counts = ctx->scrape;
@@ -1120,7 +1114,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 		err = workload__prepare(&ctx->work, ctx->opts.argv);
 		ctx->child = ctx->work.pid;
 		if (err) {
-			pr_err("cannot fork: %s (%s)\n", strerror(-err), errname(err));
+			pr_err("cannot fork: %s (%s)\n", strerror(-err), perfx__errname(err));
 			return err;
 		}
 		if (counting_child(ctx)) {
@@ -1136,7 +1130,7 @@ static int run_once(struct stat_ctx *ctx, int *status)
 	if (!counting_child(ctx)) {
 		err = evlist__enable(ctx->evlist);
 		if (err) {
-			pr_err("enabling the events: %s (%s)\n", strerror(-err), errname(err));
+			pr_err("enabling the events: %s (%s)\n", strerror(-err), perfx__errname(err));
 			goto out_kill;
 		}
 	}
@@ -1301,7 +1295,7 @@ static int check_online(struct stat_ctx *ctx)
 	err = cpu_map__new_online(&online);
 	if (err) {
 		pr_err("%s: expected a CPU list like 0-3,6: %s (%s)\n", CPU_MAP__ONLINE,
-		       strerror(-err), errname(err));
+		       strerror(-err), perfx__errname(err));
 		return err;
 	}
 	err = cpu_map__missing(ctx->cpus, online, &missing);
@@ -1326,7 +1320,7 @@ static int setup_maps(struct stat_ctx *ctx)
 		err = cpu_map__parse(ctx->opts.cpu_list, &ctx->cpus);
 		if (err) {
 			pr_err("-C '%s': expected a CPU list like 0-3,6: %s (%s)\n",
-			       ctx->opts.cpu_list, strerror(-err), errname(err));
+			       ctx->opts.cpu_list, strerror(-err), perfx__errname(err));
 			return err;
 		}
 		err = check_online(ctx);
@@ -1336,7 +1330,7 @@ static int setup_maps(struct stat_ctx *ctx)
 		err = cpu_map__new_online(&ctx->cpus);
 		if (err) {
 			pr_err("%s: expected a CPU list like 0-3,6: %s (%s)\n", CPU_MAP__ONLINE,
-			       strerror(-err), errname(err));
+			       strerror(-err), perfx__errname(err));
 			return err;
 		}
 	} else {
@@ -1352,7 +1346,7 @@ static int setup_maps(struct stat_ctx *ctx)
 			pr_err("%s '%s': expected existing %s ids: %s (%s)\n",
 			       ctx->opts.pid_list ? "-p" : "-t", list,
 			       ctx->opts.pid_list ? "process" : "thread", strerror(-err),
-			       errname(err));
+			       perfx__errname(err));
 			return err;
 		}
 	} else {
@@ -1397,7 +1391,7 @@ static FILE *open_output(const char *path)
 static int stat_failed(struct stat_ctx *ctx, int err)
 {
 	if (!ctx->workload_failed && !perfx__nr_errors())
-		pr_err("stat: %s (%s)\n", strerror(-err), errname(err));
+		pr_err("stat: %s (%s)\n", strerror(-err), perfx__errname(err));
 	/* perf's status when the command cannot run */
 	return ctx->workload_failed ? 255 : 1;
 }
@@ -1460,7 +1454,7 @@ static int stat_setup(struct stat_ctx *ctx, const struct parse_events_env *env)
 		if (!ctx->config.out) {
 			err = -errno;
 			pr_err("-o '%s': cannot create the output file: %s (%s)\n",
-			       ctx->opts.output, strerror(-err), errname(err));
+			       ctx->opts.output, strerror(-err), perfx__errname(err));
 			return err;
 		}
 	}

@@ -10,7 +10,6 @@
 #include "dso-hits.h"
 #include "event.h"
 
-#define NAME_ALIGN	64
 #define HOST_KERNEL_ID	(-1)
 #define MAX_PENDING	4096
 

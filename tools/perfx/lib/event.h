@@ -11,6 +11,9 @@
 
 #include "build-id.h"
 
+/* perf pads the names in its records and its header's strings to this */
+#define NAME_ALIGN	64
+
 enum perf_user_event_type {
 	PERF_RECORD_HEADER_ATTR		= 64,
 	PERF_RECORD_HEADER_EVENT_TYPE	= 65,

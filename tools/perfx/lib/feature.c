@@ -32,7 +32,6 @@
 #include "sysfs.h"
 #include "util.h"
 
-#define NAME_ALIGN	64
 #define PMU_SYSFS	"/sys/bus/event_source/devices"
 #define NODE_SYSFS	"/sys/devices/system/node"
 

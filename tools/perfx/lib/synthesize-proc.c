@@ -26,14 +26,7 @@
 #include "procfs.h"
 #include "synthesize-proc.h"
 #include "synthesize-record.h"
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
+#include "util.h"
 
 /*
  * The first hugetlbfs mount in <root>/proc/mounts, as perf finds it, and
@@ -138,11 +131,11 @@ static int synth_worker__maps(struct synth_worker *wk, pid_t tgid)
 			 perfx__errname(err));
 		return 0;
 	}
-	t0 = now_ns();
+	t0 = perfx__now_ns();
 	while (!timeout && (err = procfs_reader__line(&r, &line, &len)) > 0) {
 		if (procfs__parse_map(line, len, &m))
 			continue;
-		timeout = now_ns() - t0 > ctx->timeout_ns;
+		timeout = perfx__now_ns() - t0 > ctx->timeout_ns;
 		if (timeout)
 			pr_warning("Reading %s/proc/%d/task/%d/maps time out. You may want to increase the time limit by --proc-map-timeout\n",
 				   synth__root(ctx->opts), tgid, tgid);
