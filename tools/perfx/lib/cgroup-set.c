@@ -198,6 +198,15 @@ int cgroup_set__update(struct cgroup_set *set, struct cgroup_set_change *change)
 	return err;
 }
 
+/* An empty change, with room for every member of @set to leave */
+static int cgroup_set_change__init(struct cgroup_set_change *change,
+				   const struct cgroup_set *set)
+{
+	memset(change, 0, sizeof(*change));
+	change->left = calloc(set->nr ? set->nr : 1, sizeof(*change->left));
+	return change->left ? 0 : -ENOMEM;
+}
+
 /* @name was made: a member if it is a cgroup still, new, and under the cap */
 static int cgroup_set__made(struct cgroup_set *set, const char *name,
 			    struct cgroup_set_change *change)
@@ -263,9 +272,7 @@ int cgroup_set__apply(struct cgroup_set *set, const struct cgroup_watch_changes 
 
 	if (changes->lost || !set->pattern.nr || set->nr_capped)
 		return cgroup_set__update(set, change);
-	memset(change, 0, sizeof(*change));
-	change->left = calloc(set->nr ? set->nr : 1, sizeof(*change->left));
-	if (!change->left)
+	if (cgroup_set_change__init(change, set))
 		return -ENOMEM;
 	/*
 	 * Both passes look at the tree as it is now, not as each event
@@ -300,9 +307,7 @@ int cgroup_set__prune(struct cgroup_set *set, int refused, struct cgroup_set_cha
 {
 	int k;
 
-	memset(change, 0, sizeof(*change));
-	change->left = calloc(set->nr ? set->nr : 1, sizeof(*change->left));
-	if (!change->left)
+	if (cgroup_set_change__init(change, set))
 		return -ENOMEM;
 	for (k = 0; k < set->nr; k++)
 		if (k == refused || cgroup__check_alive(set->cgrps[k]) == -ENOENT)
