@@ -49,6 +49,7 @@
 #include "lib/escape.h"
 #include "lib/evlist.h"
 #include "lib/evsel.h"
+#include "lib/evsel-stat.h"
 #include "lib/openmetrics.h"
 #include "lib/parse-events.h"
 #include "lib/parse-options.h"
@@ -936,15 +937,17 @@ static int serve_read(void *arg, const struct openmetrics_count **counts, int *n
 	check_bpf_missed(ctx);
 	evlist__for_each(ctx->evlist, i, evsel) {
 		struct openmetrics_count *c = &ctx->served[i];
+		const struct evsel_counts *aggr;
 
 		if (!evsel->supported || !evsel->cgrp)
 			continue;
 		c->cgroup = evsel->cgrp->name;
 		c->event = evsel->name;
-		if (evsel->aggr[0].val > c->val)
-			c->val = evsel->aggr[0].val;
-		c->ena = evsel->aggr[0].ena;
-		c->run = evsel->aggr[0].run;
+		aggr = &evsel__stat(evsel)->aggr[0];
+		if (aggr->val > c->val)
+			c->val = aggr->val;
+		c->ena = aggr->ena;
+		c->run = aggr->run;
 		ctx->scrape[n++] = *c;
 	}
 	err = ctx->follow ? serve_retire(ctx) : 0;

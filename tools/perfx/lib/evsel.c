@@ -93,7 +93,6 @@ struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
 		evsel->unit = "msec";
 		evsel->scale = 1e-6;
 	}
-	stats__init(&evsel->res_stats);
 	return evsel;
 }
 
@@ -134,7 +133,8 @@ void evsel__delete(struct evsel *evsel)
 	cgroup__put(evsel->cgrp);
 	free(evsel->counts);
 	free(evsel->prev);
-	free(evsel->aggr);
+	if (evsel->priv_free)
+		evsel->priv_free(evsel->priv);
 	free(evsel->name);
 	free(evsel);
 }

@@ -5,8 +5,6 @@
 #include <linux/perf_event.h>
 #include <stdbool.h>
 
-#include "stat.h"
-
 struct cgroup;
 struct cpu_map;
 struct thread_map;
@@ -22,6 +20,8 @@ struct evsel_counts {
  * the events backend it has one fd per (CPU, thread); whatever backend
  * counts it (counter.h), counts[] holds the cumulative values per CPU
  * index summed over threads, prev[] the values at the previous interval.
+ * What a command keeps beside (stat's aggregation: evsel-stat.h) hangs
+ * off priv, freed with the event by priv_free.
  */
 struct evsel {
 	struct perf_event_attr attr;
@@ -37,16 +37,13 @@ struct evsel {
 	int *fds;
 	struct evsel_counts *counts;
 	struct evsel_counts *prev;
-	/* values to print: one per CPU with -A, else one; scaled by ena/run */
-	struct evsel_counts *aggr;
-	int nr_aggr;
 	bool supported;
 	/* its cgroup left: it counts no more, its counts are the last read */
 	bool retired;
 	/* its own modifier named G or H: a group's u or p leaves the guest be */
 	bool exclude_gh;
-	/* -r: statistics of the aggregated scaled count over runs */
-	struct stats res_stats;
+	void *priv;
+	void (*priv_free)(void *priv);
 };
 
 /* /proc/sys/kernel/perf_event_paranoid; 2, Debian's default, if unreadable */

@@ -30,6 +30,7 @@
 #include "escape.h"
 #include "evlist.h"
 #include "evsel.h"
+#include "evsel-stat.h"
 #include "stat-display.h"
 #include "util.h"
 
@@ -78,8 +79,9 @@ void stat_config__exit(struct stat_config *config)
 }
 
 /*
- * Fill evsel->aggr[] from the per-CPU counts (minus the previous interval's
- * with @delta): summed then scaled by ena/run, or per CPU with -A.
+ * Fill each event's aggr[] (evsel-stat.h) from the per-CPU counts (minus
+ * the previous interval's with @delta): summed then scaled by ena/run, or
+ * per CPU with -A.
  */
 int stat__aggregate(struct evlist *evlist, struct stat_config *config, bool delta)
 {
@@ -88,20 +90,23 @@ int stat__aggregate(struct evlist *evlist, struct stat_config *config, bool delt
 
 	evlist__for_each(evlist, i, evsel) {
 		int ncpus = evsel->cpus ? evsel->cpus->nr : 0, nr, c;
+		struct evsel_stat *st = evsel_stat__get(evsel);
 
+		if (!st)
+			return -ENOMEM;
 		nr = config->aggr == STAT_AGGR_NONE ? ncpus : 1;
 		if (nr < 1)
 			nr = 1;
-		if (evsel->nr_aggr != nr) {
-			free(evsel->aggr);
-			evsel->aggr = calloc(nr, sizeof(*evsel->aggr));
-			if (!evsel->aggr)
+		if (st->nr_aggr != nr) {
+			free(st->aggr);
+			st->aggr = calloc(nr, sizeof(*st->aggr));
+			st->nr_aggr = st->aggr ? nr : 0;
+			if (!st->aggr)
 				return -ENOMEM;
-			evsel->nr_aggr = nr;
 		}
-		memset(evsel->aggr, 0, nr * sizeof(*evsel->aggr));
+		memset(st->aggr, 0, nr * sizeof(*st->aggr));
 		for (c = 0; evsel->counts && c < ncpus; c++) {
-			struct evsel_counts *a = &evsel->aggr[nr == 1 ? 0 : c];
+			struct evsel_counts *a = &st->aggr[nr == 1 ? 0 : c];
 			struct evsel_counts v = evsel->counts[c];
 
 			if (delta) {
@@ -114,7 +119,7 @@ int stat__aggregate(struct evlist *evlist, struct stat_config *config, bool delt
 			a->run += v.run;
 		}
 		for (c = 0; c < nr; c++) {
-			struct evsel_counts *a = &evsel->aggr[c];
+			struct evsel_counts *a = &st->aggr[c];
 
 			if (a->run == 0)
 				a->val = 0;
@@ -133,8 +138,9 @@ void stat__update_runs(struct evlist *evlist, struct stat_config *config)
 
 	(void)config;
 	evlist__for_each(evlist, i, evsel)
-		if (evsel->aggr)
-			stats__update(&evsel->res_stats, (double)evsel->aggr[0].val);
+		if (evsel__nr_aggr(evsel))
+			stats__update(&evsel__stat(evsel)->res_stats,
+				      (double)evsel__stat(evsel)->aggr[0].val);
 }
 
 /*
@@ -222,14 +228,14 @@ int stat_shadow__update(struct evlist *evlist, struct stat_config *config)
 
 		if (kind < 0 || !evsel->supported)
 			continue;
-		for (s = 0; s < evsel->nr_aggr; s++) {
+		for (s = 0; s < evsel__nr_aggr(evsel); s++) {
 			struct stat_shadow_entry *e;
 
 			e = stat_shadow__get(&config->shadow, kind, shadow_ctx(kind, evsel), s,
 					     evsel->cgrp);
 			if (!e)
 				return -ENOMEM;
-			stats__update(&e->stats, (double)evsel->aggr[s].val);
+			stats__update(&e->stats, (double)evsel__stat(evsel)->aggr[s].val);
 		}
 	}
 	return 0;
@@ -538,7 +544,7 @@ static void print_noise(struct stat_config *config, struct evsel *evsel, double 
 
 	if (config->run_count == 1)
 		return;
-	pct = stats__rel(stats__stddev(&evsel->res_stats), avg);
+	pct = stats__rel(stats__stddev(&evsel__stat(evsel)->res_stats), avg);
 	if (config->fmt == STAT_OUT_JSON)
 		fprintf(config->out, "\"variance\" : %.2f, ", pct);
 	else if (config->fmt == STAT_OUT_CSV)
@@ -565,7 +571,7 @@ static void print_running(struct stat_config *config, __u64 run, __u64 ena)
 
 static void print_counter(struct stat_config *config, struct evsel *evsel, int slot)
 {
-	struct evsel_counts *c = &evsel->aggr[slot];
+	struct evsel_counts *c = &evsel__stat(evsel)->aggr[slot];
 	double uval = (double)c->val * evsel->scale;
 	bool integer = floor(evsel->scale) == evsel->scale;
 	struct outstate os = { evsel, slot, false };
@@ -656,7 +662,7 @@ void stat_display__counters(struct stat_config *config, struct evlist *evlist)
 	if (config->interval)
 		print_interval_header(config);
 	evlist__for_each(evlist, i, evsel)
-		for (s = 0; s < evsel->nr_aggr; s++)
+		for (s = 0; s < evsel__nr_aggr(evsel); s++)
 			print_counter(config, evsel, s);
 }
 
