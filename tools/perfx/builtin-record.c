@@ -602,8 +602,7 @@ static int record__setup_maps(struct record *rec)
 {
 	struct thread_map *threads = NULL;
 	struct cpu_map *cpus = NULL;
-	struct evsel *evsel;
-	int i, err;
+	int err;
 
 	if (rec->cpu_list && !record__task_target(rec))
 		err = cpu_map__parse(rec->cpu_list, &cpus);
@@ -627,13 +626,8 @@ static int record__setup_maps(struct record *rec)
 		threads = thread_map__new_any();
 		err = threads ? 0 : -ENOMEM;
 	}
-	if (!err) {
+	if (!err)
 		evlist__set_maps(rec->evlist, cpus, threads);
-		evlist__for_each(rec->evlist, i, evsel) {
-			evsel->cpus = cpu_map__get(cpus);
-			evsel->threads = thread_map__get(threads);
-		}
-	}
 	cpu_map__put(cpus);
 	thread_map__put(threads);
 	return err;
@@ -705,17 +699,11 @@ static bool record__fallback(struct record *rec, struct evsel *evsel, int err)
 	return (err == -EACCES || err == -EPERM) && evsel__fallback_user(evsel);
 }
 
-static int record__open_evsel(struct record *rec, struct evsel *evsel)
+/* perf's evsel__open_strerror() for the event the kernel refused */
+static int record__open_error(struct evsel *evsel, int err)
 {
-	int c, err;
-
-	do {
-		for (c = 0, err = 0; c < evsel->cpus->nr && !err; c++)
-			err = evsel__open_cpu(evsel, c);
-		if (!err)
-			return 0;
-		evsel__close(evsel);
-	} while (record__fallback(rec, evsel, err));
+	if (!evsel)
+		return err;	/* no event's fault: ENOMEM, reported by cmd_record() */
 	if (err == -ENOENT) {
 		/* perf's evsel__open_strerror(): an event this machine does not have */
 		pr_err("Error:\nThe %s event is not supported.\n", evsel->name);
@@ -735,17 +723,20 @@ static int record__open_evsel(struct record *rec, struct evsel *evsel)
 	return err;
 }
 
-/* Open every event; the header gets each event's attr and ids. */
+/*
+ * Open every event as stat does, again after each fallback (the list is
+ * closed when an open fails); the header gets each event's attr and ids.
+ */
 static int record__open(struct record *rec)
 {
-	struct evsel *evsel;
+	struct evsel *evsel, *failed;
 	int i, j, err;
 
-	evlist__for_each(rec->evlist, i, evsel) {
-		err = record__open_evsel(rec, evsel);
-		if (err)
-			return err;
-	}
+	do
+		err = evlist__open(rec->evlist, &failed);
+	while (err && failed && record__fallback(rec, failed, err));
+	if (err)
+		return record__open_error(failed, err);
 	evlist__for_each(rec->evlist, i, evsel) {
 		int nr = evsel__nr_fds(evsel);
 		__u64 *ids = calloc(nr, sizeof(*ids));

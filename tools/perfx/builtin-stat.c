@@ -608,6 +608,10 @@ static void config_attr(struct stat_ctx *ctx, struct evsel *evsel)
 	/* counting, not sampling: a tracepoint's or period='s period goes */
 	evsel->attr.sample_period = 0;
 	evsel->attr.freq = 0;
+	evsel->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* as perf stat: a group is read in one go through its leader */
+	if (evsel->leader->nr_members > 1)
+		evsel->attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
 }
 
 /*
@@ -753,6 +757,7 @@ static int open_counters(struct stat_ctx *ctx)
 	/* --follow-cgroups: as many as the cap lets in */
 	raise_nofile(ctx, (unsigned long)(ctx->follow ? ctx->evlist->tmpl->nr * ctx->opts.max_cgroups :
 					  ctx->evlist->nr) * ctx->cpus->nr * ctx->threads->nr);
+	ctx->evlist->skip_unsupported = true;
 	err = evlist__open(ctx->evlist, &failed);
 	ctx->setup_ms = now_ms() - t0;
 	ctx->bpf_missed = 0;

@@ -31,7 +31,7 @@ static int events_open_cpu(struct counter *counter, int c, struct evsel **failed
 			counter->nr_fds += evsel->threads->nr;
 			continue;
 		}
-		if (!counter__errno_unsupported(err)) {
+		if (!counter->skip_unsupported || !counter__errno_unsupported(err)) {
 			*failed = evsel;
 			return err;
 		}

@@ -111,7 +111,7 @@ int counter__open_carriers_cpu(struct counter *counter, struct evsel **carriers,
 			counter->nr_fds++;
 			continue;
 		}
-		if (!counter__errno_unsupported(err)) {
+		if (!counter->skip_unsupported || !counter__errno_unsupported(err)) {
 			*failed = counter->tmpl[m];
 			return err;
 		}

@@ -63,6 +63,8 @@ struct counter {
 	struct evsel **tmpl;		/* [nr_members] */
 	int nr_cgrps;
 	int nr_members;
+	/* its list's skip_unsupported (evlist.h) */
+	bool skip_unsupported;
 	/* backend state */
 	void *priv;
 	/* counting fds open now, read syscalls made: for -v */

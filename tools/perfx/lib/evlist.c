@@ -231,7 +231,7 @@ static int counter__add_copy(struct counter *counter, struct evlist *evlist, int
 	return 0;
 }
 
-/* As evlist__prepare() does: counts per CPU, the template's read_format. */
+/* As evlist__prepare() does: counts per CPU; the template's support. */
 static int evlist__prepare_copy(struct evlist *evlist, int base)
 {
 	int i, err;
@@ -243,7 +243,6 @@ static int evlist__prepare_copy(struct evlist *evlist, int base)
 		err = evsel__prepare(copy, evlist->cpus, evlist->threads);
 		if (err)
 			return err;
-		copy->attr.read_format = orig->attr.read_format;
 		copy->supported = orig->supported;
 		/* the list counts already: so does the copy, from its open */
 		copy->attr.disabled = 0;
@@ -391,7 +390,7 @@ static int evlist__init_counters(struct evlist *evlist)
 	return evlist__add_counters(evlist, evlist, 1, &counter_events_ops, NULL, NULL);
 }
 
-/* every event has counts for each CPU, and a group is read as one */
+/* every event has counts for each CPU */
 static int evlist__prepare_entries(struct evlist *evlist, struct cpu_map *cpus,
 				   struct thread_map *threads)
 {
@@ -402,9 +401,6 @@ static int evlist__prepare_entries(struct evlist *evlist, struct cpu_map *cpus,
 		err = evsel__prepare(evsel, cpus, threads);
 		if (err)
 			return err;
-		/* as perf stat: a group is read in one go through its leader */
-		if (group_size(evlist, evsel->leader->idx) > 1)
-			evsel->attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
 	}
 	return 0;
 }
@@ -412,9 +408,11 @@ static int evlist__prepare_entries(struct evlist *evlist, struct cpu_map *cpus,
 /* the copies, however they are counted, and the template of those to come */
 static int evlist__prepare(struct evlist *evlist)
 {
-	int err;
+	int i, err;
 
 	err = evlist__init_counters(evlist);
+	for (i = 0; i < evlist->nr_counters; i++)
+		evlist->counters[i].skip_unsupported = evlist->skip_unsupported;
 	if (!err && evlist->tmpl)
 		err = evlist__prepare_entries(evlist->tmpl, evlist->cpus, evlist->threads);
 	if (!err)

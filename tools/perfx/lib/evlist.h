@@ -2,6 +2,8 @@
 #ifndef __PERFX_EVLIST_H
 #define __PERFX_EVLIST_H
 
+#include <stdbool.h>
+
 struct cgroup;
 struct counter;
 struct cpu_map;
@@ -31,6 +33,12 @@ struct evlist {
 	struct thread_map *threads;
 	int nr_counters;
 	struct counter *counters;
+	/*
+	 * perf stat's rule: an event the kernel cannot count (ENOENT,
+	 * EOPNOTSUPP, ...) is <not supported> and the rest count; else
+	 * (record's) evlist__open() fails on it
+	 */
+	bool skip_unsupported;
 };
 
 #define evlist__for_each(evlist, i, evsel) \

@@ -173,7 +173,10 @@ int evsel__alloc_counts(struct evsel *evsel, int ncpus)
 	return 0;
 }
 
-/* Count on @cpus x @threads: counts per CPU, no fds yet, plain read_format. */
+/*
+ * Count on @cpus x @threads: counts per CPU, no fds yet.  The attr is the
+ * command's (read_format included): opening changes none of it.
+ */
 int evsel__prepare(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
 {
 	if (evsel->fds)
@@ -182,8 +185,6 @@ int evsel__prepare(struct evsel *evsel, struct cpu_map *cpus, struct thread_map 
 	thread_map__put(evsel->threads);
 	evsel->cpus = cpu_map__get(cpus);
 	evsel->threads = thread_map__get(threads);
-	evsel->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-				  PERF_FORMAT_TOTAL_TIME_RUNNING;
 	return evsel__alloc_counts(evsel, cpus->nr);
 }
 

@@ -67,7 +67,9 @@ static struct evlist *group_new(int nthreads)
 		    evsel__prepare(evsel, cpus, threads))
 			return NULL;
 		evsel->leader = evlist->entries[0];
-		evsel->attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
+		evsel->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+					  PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID |
+					  PERF_FORMAT_GROUP;
 		/* what evsel__open_cpu() allocates, none open */
 		evsel->fds = malloc(nthreads * sizeof(int));
 		if (!evsel->fds)
