@@ -14,13 +14,10 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
-#include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -38,7 +35,6 @@
 #include "lib/header.h"
 #include "lib/numa.h"
 #include "lib/parse-events.h"
-#include "lib/parse-options.h"
 #include "lib/perf-data.h"
 #include "lib/read-affinity.h"
 #include "lib/record-config.h"
@@ -48,114 +44,14 @@
 #include "lib/synthesize.h"
 #include "lib/synthesize-bpf-progs.h"
 #include "lib/synthesize-evlist.h"
-#include "lib/sysfs.h"
 #include "lib/threadmap.h"
 #include "lib/time-conv.h"
 #include "lib/tracing-data.h"
 #include "lib/workload.h"
-
-static const char * const record_usage[] = {
-	"perfx record [<options>] [<command>]",
-	"perfx record [<options>] -- <command> [<options>]",
-	NULL
-};
-
-enum {
-	OPT_NUM_THREAD_SYNTH = 256,
-	OPT_PROC_MAP_TIMEOUT,
-	OPT_AFFINITY,
-	OPT_AIO,
-	OPT_MMAP_FLUSH,
-	OPT_BUILDID_ALL,
-	OPT_CALL_GRAPH,
-	OPT_NAMESPACES,
-	OPT_PHYS_DATA,
-	OPT_SAMPLE_CPU,
-	OPT_SWITCH_EVENTS,
-};
-
-#define CALL_GRAPH_HELP \
-	"setup and enables call-graph (stack chain/backtrace):\n\n" \
-	"\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n" \
-	"\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack recording (<bytes>)\n" \
-	"\t\t\t\t\t\tdefault: 8192 (bytes)\n\n" \
-	"\t\t\t\tDefault: fp"
-
-static const struct usage_option record_options[] = {
-	{ 'a', "all-cpus", NULL, "system-wide collection from all CPUs", 0 },
-	{ 'B', "no-buildid", NULL, "do not collect buildids in perf.data", 0 },
-	{ 'C', "cpu", "cpu", "list of cpus to monitor", 0 },
-	{ 'c', "count", "n", "event period to sample", 0 },
-	{ 'd', "data", NULL, "Record the sample addresses", 0 },
-	{ 'e', "event", "event", "event selector. use 'perf list' to list available events", 0 },
-	{ 'F', "freq", "freq or 'max'", "profile at this frequency", 0 },
-	{ 'g', NULL, NULL, "enables call-graph recording", 0 },
-	{ 'i', "no-inherit", NULL, "child tasks do not inherit counters", 0 },
-	{ 'k', "clockid", "clockid", "clockid to use for events, see clock_gettime()", 0 },
-	{ 'm', "mmap-pages", "pages[,pages]", "number of mmap data pages and AUX area tracing mmap pages", 0 },
-	{ 'N', "no-buildid-cache", NULL, "do not update the buildid cache", 0 },
-	{ 'o', "output", "file", "output file name", 0 },
-	{ 'P', "period", NULL, "Record the sample period", 0 },
-	{ 'p', "pid", "pid", "record events on existing process id", 0 },
-	{ 'q', "quiet", NULL, "don't print any warnings or messages", 0 },
-	{ 'R', "raw-samples", NULL, "collect raw sample records from all opened counters", 0 },
-	{ 's', "stat", NULL, "per thread counts", 0 },
-	{ 't', "tid", "tid", "record events on existing thread id", 0 },
-	{ 'T', "timestamp", NULL, "Record the sample timestamps", 0 },
-	{ 'v', "verbose", NULL, "be more verbose (show counter open errors, etc)", 0 },
-	{ 'W', "weight", NULL, "sample by weight (on special events only)", 0 },
-	{ 0, "buildid-all", NULL, "Record build-id of all DSOs regardless of hits", 0,
-	  OPT_BUILDID_ALL },
-	{ 0, "call-graph", "record_mode[,record_size]", CALL_GRAPH_HELP, 0, OPT_CALL_GRAPH },
-	{ 0, "namespaces", NULL, "Record namespaces events", 0, OPT_NAMESPACES },
-	{ 0, "phys-data", NULL, "Record the sample physical addresses", 0, OPT_PHYS_DATA },
-	{ 0, "sample-cpu", NULL, "Record the sample cpu", 0, OPT_SAMPLE_CPU },
-	{ 0, "switch-events", NULL, "Record context switch events", 0, OPT_SWITCH_EVENTS },
-	{ 0, "num-thread-synthesize", "n",
-	  "number of threads to run for event synthesis", 0, OPT_NUM_THREAD_SYNTH },
-	{ 0, "proc-map-timeout", "n", "per thread proc mmap processing timeout in ms", 0,
-	  OPT_PROC_MAP_TIMEOUT },
-	{ 0, "affinity", "node|cpu",
-	  "Set affinity mask of trace reading thread to NUMA node cpu mask or cpu of processed mmap buffer",
-	  0, OPT_AFFINITY },
-	{ 0, "aio", "n",
-	  "Use <n> control blocks in asynchronous trace writing mode (default: 1, max: 4)",
-	  USAGE_OPT_OPTARG, OPT_AIO },
-	{ 0, "mmap-flush", "number",
-	  "Minimal number of bytes that is extracted from mmap data pages (default: 1)", 0,
-	  OPT_MMAP_FLUSH },
-	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
-	{ 0, NULL, NULL, NULL, 0 }
-};
-
-void record__usage(FILE *f)
-{
-	usage_with_options(f, record_usage, record_options);
-}
-
-#define RECORD_AIO_MAX		4	/* perf's --aio buffers a ring, at most */
+#include "record-options.h"
 
 struct record {
-	struct record_opts	opts;
-	const char		*events[64];
-	int			nr_events;
-	const char		*cpu_list;
-	const char		*pid_list;
-	const char		*tid_list;
-	const char		*output;
-	bool			system_wide;
-	bool			no_buildid;
-	bool			buildid_all;	/* of every DSO mapped, not only those hit */
-	bool			quiet;
-	int			verbose;
-	unsigned int		mmap_pages;	/* 0: perf's default */
-	unsigned int		aux_pages;	/* -m's second part: no AUX area here */
-	__u64			mmap_flush;	/* --mmap-flush as given */
-	enum read_affinity_mode	affinity;
-	unsigned int		nr_aio;
-	struct synthesize_opts	synth;
-	int			argc;
-	char			**argv;
+	struct record_args	args;		/* the command line */
 	struct workload		work;
 	int			workload_status;
 	bool			workload_failed;	/* perf's message said why */
@@ -180,355 +76,6 @@ struct record {
 	struct feature_buf	bid_table;	/* the BUILD_ID feature */
 	char			bid_rec[BUILD_ID_RECORD_MAX];
 };
-
-
-static int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || *v > max)
-		return -EINVAL;
-	return 0;
-}
-
-static int record__bad_value(const char *opt, const char *arg, const char *expected)
-{
-	fprintf(stderr, "perfx record: %s '%s': expected %s (EINVAL)\n", opt, arg, expected);
-	/* the usage of -x, or of a long option by its name */
-	usage_with_options_names(stderr, record_usage, record_options,
-				 strncmp(opt, "--", 2) ? opt : opt + 2);
-	return USAGE_EXIT_STATUS;
-}
-
-static int record__add_events(struct record *rec, const char *arg)
-{
-	if (rec->nr_events == (int)ARRAY_SIZE(rec->events))
-		return record__bad_value("-e", arg, "at most 64 -e options");
-	rec->events[rec->nr_events++] = arg;
-	return 0;
-}
-
-static int max_sample_rate(unsigned long long *rate)
-{
-	char buf[32];
-
-	if (sysfs__read("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf)) ||
-	    parse_uint(buf, UINT_MAX, rate) || !*rate)
-		return -EINVAL;
-	return 0;
-}
-
-/* -F max: the kernel's perf_event_max_sample_rate */
-static int record__max_freq(struct record *rec)
-{
-	unsigned long long rate;
-
-	if (max_sample_rate(&rate)) {
-		fprintf(stderr, "perfx record: -F max: cannot read /proc/sys/kernel/perf_event_max_sample_rate\n");
-		return 255;
-	}
-	rec->opts.freq = rate;
-	rec->opts.user_freq = true;
-	return 0;
-}
-
-/* as perf: above the kernel's limit the frequency is lowered, with its words */
-static void record__check_freq(struct record *rec)
-{
-	unsigned long long rate;
-
-	if (!rec->opts.user_period && !max_sample_rate(&rate) && rec->opts.freq > rate) {
-		pr_warning("Maximum frequency rate (%llu Hz) exceeded, throttling from %u Hz to %llu Hz.\n"
-			   "The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
-			   "The kernel will lower it when perf's interrupts take too long.\n",
-			   rate, rec->opts.freq, rate);
-		rec->opts.freq = rate;
-	}
-}
-
-/* -k: perf's clock names, with or without CLOCK_, or a number */
-static int record__parse_clockid(const char *arg, int *clockid)
-{
-	static const struct { const char *name; int id; } clocks[] = {
-		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
-		{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "raw", CLOCK_MONOTONIC_RAW },
-		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
-		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
-		{ "tai", CLOCK_TAI },
-	};
-	unsigned long long v;
-	size_t i;
-
-	if (!strncasecmp(arg, "CLOCK_", 6))
-		arg += 6;
-	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
-		if (!strcasecmp(arg, clocks[i].name)) {
-			*clockid = clocks[i].id;
-			return 0;
-		}
-	}
-	if (parse_uint(arg, INT_MAX, &v))
-		return -EINVAL;
-	*clockid = (int)v;
-	return 0;
-}
-
-/* perf's unit_number__scnprintf(): "16K", "2M", "1024B" */
-static void record__print_pages(struct record *rec, unsigned int pages)
-{
-	unsigned long long n = (unsigned long long)pages * sysconf(_SC_PAGESIZE);
-	int i = 0;
-
-	while (n / 1024 > 1 && i < 3) {
-		n /= 1024;
-		i++;
-	}
-	if (!rec->quiet)
-		fprintf(stderr, "rounding mmap pages size to %llu%c (%u pages)\n", n, "BKMG"[i],
-			pages);
-}
-
-/* -m pages[,pages]: the ring's data pages, and AUX pages perfx takes for perf's lines */
-static int record__parse_mmap(struct record *rec, const char *arg)
-{
-	unsigned long page = sysconf(_SC_PAGESIZE);
-	const char *comma = strchr(arg, ',');
-	unsigned int *pages[2] = { &rec->mmap_pages, &rec->aux_pages };
-	char part[64];
-	int i, len;
-
-	for (i = 0; i < 2; i++) {
-		const char *s = i ? comma + 1 : arg;
-		bool rounded;
-
-		if (i && !comma)
-			break;
-		len = i || !comma ? (int)strlen(s) : (int)(comma - arg);
-		if (!i && !len && comma)	/* ",N": only the AUX part, as perf */
-			continue;
-		if (len < (int)sizeof(part)) {
-			memcpy(part, s, len);
-			part[len] = '\0';
-		}
-		if (len >= (int)sizeof(part) ||
-		    record__parse_mmap_pages(part, page, pages[i], &rounded))
-			return record__bad_value("-m", arg,
-						 "pages or a size like 512K, and optionally ,AUX pages");
-		if (rounded)
-			record__print_pages(rec, *pages[i]);
-	}
-	return 0;
-}
-
-/* perf's default ring size, from the locked-memory limit perf_event_mlock_kb */
-static unsigned int record__default_pages(void)
-{
-	unsigned long long kb;
-	char buf[32];
-
-	if (sysfs__read("/proc/sys/kernel/perf_event_mlock_kb", buf, sizeof(buf)) ||
-	    parse_uint(buf, LONG_MAX, &kb))
-		return record__default_mmap_pages(-1, sysconf(_SC_PAGESIZE));
-	return record__default_mmap_pages(kb, sysconf(_SC_PAGESIZE));
-}
-
-/* --call-graph; a depth the kernel's perf_event_max_stack does not exceed counts, as perf */
-static int record__parse_callgraph(struct record *rec, const char *arg)
-{
-	unsigned long long max;
-	char buf[32];
-	int err;
-
-	err = record_opts__parse_callgraph(&rec->opts, arg);
-	if (err)
-		return record__bad_value("--call-graph", arg, err == -ERANGE ?
-					 "dwarf with a stack size of 1 to 65528 bytes" :
-					 "fp[,depth], dwarf[,size] or lbr");
-	if (rec->opts.max_stack &&
-	    (sysfs__read("/proc/sys/kernel/perf_event_max_stack", buf, sizeof(buf)) ||
-	     parse_uint(buf, UINT_MAX, &max) || rec->opts.max_stack >= max))
-		rec->opts.max_stack = 0;
-	return 0;
-}
-
-static int record__option(struct record *rec, int c, const char *arg)
-{
-	unsigned long long v;
-	bool unit;
-
-	switch (c) {
-	case 'a':
-		rec->system_wide = true;
-		return 0;
-	case 'B':
-		rec->no_buildid = true;
-		return 0;
-	case 'N':	/* perfx keeps no build-id cache */
-		return 0;
-	case 'C':
-		rec->cpu_list = arg;
-		return 0;
-	case 'c':
-		if (parse_uint(arg, ULLONG_MAX, &v) || !v)
-			return record__bad_value("-c", arg, "a period above 0");
-		rec->opts.period = v;
-		rec->opts.user_period = true;
-		return 0;
-	case 'e':
-		return record__add_events(rec, arg);
-	case 'F':
-		if (!strcmp(arg, "max"))
-			return record__max_freq(rec);
-		if (parse_uint(arg, UINT_MAX, &v) || !v)
-			return record__bad_value("-F", arg, "a frequency above 0 or 'max'");
-		rec->opts.freq = v;
-		rec->opts.user_freq = true;
-		return 0;
-	case 'g':
-		if (!rec->opts.callgraph)
-			rec->opts.callgraph = RECORD_CALLGRAPH_FP;
-		return 0;
-	case OPT_CALL_GRAPH:
-		return record__parse_callgraph(rec, arg);
-	case 'd':
-		rec->opts.sample_address = true;
-		return 0;
-	case 'P':
-		rec->opts.sample_period = true;
-		return 0;
-	case 'R':
-		rec->opts.raw_samples = true;
-		return 0;
-	case 's':
-		rec->opts.inherit_stat = true;
-		return 0;
-	case 'T':	/* samples always have their time, as perf's for every target */
-		return 0;
-	case 'W':
-		rec->opts.sample_weight = true;
-		return 0;
-	case OPT_NAMESPACES:
-		rec->opts.namespaces = true;
-		return 0;
-	case OPT_PHYS_DATA:
-		rec->opts.sample_phys_addr = true;
-		return 0;
-	case OPT_SAMPLE_CPU:
-		rec->opts.sample_cpu = true;
-		return 0;
-	case OPT_SWITCH_EVENTS:
-		rec->opts.switch_events = true;
-		return 0;
-	case 'i':
-		rec->opts.no_inherit = true;
-		return 0;
-	case 'k':
-		if (record__parse_clockid(arg, &rec->opts.clockid))
-			return record__bad_value("-k", arg,
-						 "a clock name (monotonic, monotonic_raw, realtime, boottime, tai) or number");
-		rec->opts.use_clockid = true;
-		return 0;
-	case 'm':
-		return record__parse_mmap(rec, arg);
-	case 'o':
-		rec->output = arg;
-		return 0;
-	case 'p':
-		rec->pid_list = arg;
-		return 0;
-	case 't':
-		rec->tid_list = arg;
-		return 0;
-	case 'q':
-		rec->quiet = true;
-		return 0;
-	case 'v':
-		rec->verbose++;
-		return 0;
-	case OPT_NUM_THREAD_SYNTH:
-		if (parse_uint(arg, 1024, &v))
-			return record__bad_value("--num-thread-synthesize", arg,
-						 "0 to 1024 threads");
-		/* perf's 0 is one thread, as its 1 */
-		rec->synth.nr_threads = v ? v : 1;
-		return 0;
-	case OPT_PROC_MAP_TIMEOUT:
-		if (parse_uint(arg, UINT_MAX, &v))
-			return record__bad_value("--proc-map-timeout", arg, "milliseconds");
-		rec->synth.proc_map_timeout_ms = v;
-		return 0;
-	case OPT_AFFINITY:
-		if (read_affinity__parse(arg, &rec->affinity))
-			return record__bad_value("--affinity", arg, "node, cpu or sys");
-		return 0;
-	case OPT_AIO:
-		if (arg && (parse_uint(arg, RECORD_AIO_MAX, &v) || !v))
-			return record__bad_value("--aio", arg, "1 to 4 buffers per ring");
-		rec->nr_aio = arg ? v : 1;
-		return 0;
-	case OPT_MMAP_FLUSH:
-		/* perf's 0 is its default, 1 */
-		if (record__parse_size(arg, &rec->mmap_flush, &unit))
-			return record__bad_value("--mmap-flush", arg,
-						 "a number of bytes, or a size like 16K");
-		return 0;
-	case OPT_BUILDID_ALL:
-		rec->buildid_all = true;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-static bool record__task_target(const struct record *rec)
-{
-	return rec->pid_list || rec->tid_list;
-}
-
-static int record__parse(struct record *rec, int argc, char **argv)
-{
-	struct option_parser p;
-	int c, err;
-
-	err = option_parser__init(&p, record_options, argc, argv);
-	if (err) {
-		fprintf(stderr, "perfx record: %s\n", strerror(-err));
-		return 1;
-	}
-	while (!err && (c = option_parser__next(&p)) != -1) {
-		if (c == 'h') {
-			usage_with_options_argv(stderr, record_usage, record_options,
-						argc - optind, argv + optind);
-			err = USAGE_EXIT_STATUS;
-		} else if (c == '?' || c == ':') {
-			err = usage_getopt_error(stderr, record_usage, record_options, optopt,
-						 argv[optind - 1]);
-		} else {
-			err = record__option(rec, c, optarg);
-		}
-	}
-	option_parser__exit(&p);
-	if (err)
-		return err;
-	rec->argc = argc - optind;
-	rec->argv = argv + optind;
-	if (!rec->mmap_pages)
-		rec->mmap_pages = record__default_pages();
-	if (rec->nr_aio && !strcmp(rec->output, "-")) {
-		fprintf(stderr, "perfx record: --aio writes at offsets in a file, not into a pipe (-o -) (EINVAL)\n");
-		usage_with_options_names(stderr, record_usage, record_options, "aio -o");
-		return USAGE_EXIT_STATUS;
-	}
-	/* as perf's target__validate(): a task target wins, with a warning */
-	if (record__task_target(rec) && (rec->cpu_list || rec->system_wide) && !rec->quiet)
-		fprintf(stderr, "Warning:\nPID/TID switch overriding %s\n",
-			rec->cpu_list ? "CPU" : "SYSTEM");
-	/* nothing to run and no target: every CPU until SIGINT, as perf */
-	if (!rec->argc && !rec->cpu_list && !record__task_target(rec))
-		rec->system_wide = true;
-	return 0;
-}
 
 /*
  * perf 6.1 excludes the guest from its default cycles, but not on AMD,
@@ -579,22 +126,22 @@ static int record__setup_events(struct record *rec)
 	rec->evlist = evlist__new();
 	if (!rec->evlist)
 		return -ENOMEM;
-	if (!rec->nr_events)
+	if (!rec->args.nr_events)
 		return record__add_default_event(rec);
-	for (i = 0; i < rec->nr_events; i++) {
-		err = parse_events(rec->evlist, rec->events[i], NULL, &perr);
+	for (i = 0; i < rec->args.nr_events; i++) {
+		err = parse_events(rec->evlist, rec->args.events[i], NULL, &perr);
 		if (err == -ENOMEM)
 			return err;
 		if (err)
-			return parse_events__print_error(rec->events[i], &perr, err, record_usage,
-							 record_options);
+			return record__print_events_error(rec->args.events[i], &perr, err);
 	}
 	return 0;
 }
 
 static bool record__cpu_target(const struct record *rec)
 {
-	return !record__task_target(rec) && (rec->system_wide || rec->cpu_list);
+	return !record_args__task_target(&rec->args) &&
+	       (rec->args.system_wide || rec->args.cpu_list);
 }
 
 /* One event per CPU always, as perf record: per task, or any task */
@@ -604,22 +151,22 @@ static int record__setup_maps(struct record *rec)
 	struct cpu_map *cpus = NULL;
 	int err;
 
-	if (rec->cpu_list && !record__task_target(rec))
-		err = cpu_map__parse(rec->cpu_list, &cpus);
+	if (rec->args.cpu_list && !record_args__task_target(&rec->args))
+		err = cpu_map__parse(rec->args.cpu_list, &cpus);
 	else
 		err = cpu_map__new_online(&cpus);
 	if (err) {
 		pr_err("-C '%s': not a list of CPUs this machine has (%s)\n",
-		       rec->cpu_list ? rec->cpu_list : "", perfx__errname(err));
+		       rec->args.cpu_list ? rec->args.cpu_list : "", perfx__errname(err));
 		return err;
 	}
-	if (rec->pid_list || rec->tid_list) {
-		const char *list = rec->pid_list ? rec->pid_list : rec->tid_list;
+	if (rec->args.pid_list || rec->args.tid_list) {
+		const char *list = rec->args.pid_list ? rec->args.pid_list : rec->args.tid_list;
 
-		err = thread_map__parse(list, !!rec->pid_list, NULL, &threads);
+		err = thread_map__parse(list, !!rec->args.pid_list, NULL, &threads);
 		if (err)
-			pr_err("%s '%s': no such task (%s)\n", rec->pid_list ? "-p" : "-t", list,
-			       perfx__errname(err));
+			pr_err("%s '%s': no such task (%s)\n", rec->args.pid_list ? "-p" : "-t",
+			       list, perfx__errname(err));
 	} else if (!record__cpu_target(rec)) {
 		err = thread_map__new_pid(rec->work.pid, &threads);
 	} else {
@@ -675,9 +222,9 @@ static bool record__fallback(struct record *rec, struct evsel *evsel, int err)
 	struct evsel *pos;
 	int i;
 
-	if (err == -EINVAL && !rec->opts.no_lost) {
+	if (err == -EINVAL && !rec->args.opts.no_lost) {
 		/* a kernel before PERF_FORMAT_LOST */
-		rec->opts.no_lost = true;
+		rec->args.opts.no_lost = true;
 		evlist__for_each(rec->evlist, i, pos)
 			pos->attr.read_format &= ~(__u64)PERF_FORMAT_LOST;
 		return true;
@@ -785,7 +332,8 @@ static int record__mmap_cpu(struct record *rec, int c)
 
 out_err:
 	pr_err("mapping the ring buffer of CPU %d (%u pages): %s (%s)\n",
-	       rec->evlist->cpus->map[c], rec->mmap_pages, strerror(-err), perfx__errname(err));
+	       rec->evlist->cpus->map[c], rec->args.mmap_pages, strerror(-err),
+	       perfx__errname(err));
 	if (err == -EPERM)
 		pr_err("the locked-memory limit is too small: see -m and /proc/sys/kernel/perf_event_mlock_kb\n");
 	return err;
@@ -794,21 +342,21 @@ out_err:
 /* perf's --mmap-flush: 1 by default, at most a quarter of a ring */
 static __u64 record__mmap_flush(struct record *rec)
 {
-	__u64 max = (__u64)rec->mmap_pages * sysconf(_SC_PAGESIZE) / 4;
+	__u64 max = (__u64)rec->args.mmap_pages * sysconf(_SC_PAGESIZE) / 4;
 
-	if (rec->mmap_flush > max)
+	if (rec->args.mmap_flush > max)
 		pr_debug("--mmap-flush %llu: lowered to a quarter of a ring, %llu bytes\n",
-			 rec->mmap_flush, max);
-	return rec->mmap_flush > max ? max : rec->mmap_flush ? rec->mmap_flush : 1;
+			 rec->args.mmap_flush, max);
+	return rec->args.mmap_flush > max ? max : rec->args.mmap_flush ? rec->args.mmap_flush : 1;
 }
 
 static int record__mmap(struct record *rec)
 {
 	struct record_rings_opts opts = {
-		.pages = rec->mmap_pages,
+		.pages = rec->args.mmap_pages,
 		.flush = record__mmap_flush(rec),
-		.affinity = rec->affinity,
-		.nr_aio = rec->nr_aio,
+		.affinity = rec->args.affinity,
+		.nr_aio = rec->args.nr_aio,
 	};
 	const struct cpu_map *cpus = rec->evlist->cpus;
 	int c, err;
@@ -833,7 +381,7 @@ static void record__report_ring(struct record *rec, const struct record_ring *ri
 {
 	char aio[64] = "";
 
-	if (rec->nr_aio)
+	if (rec->args.nr_aio)
 		snprintf(aio, sizeof(aio), ", --aio buffers at %p bound to node %d",
 			 ring->aio.mem, ring->node);
 	if (ring->pages_here < 0)
@@ -864,11 +412,11 @@ static void record__report_rings(struct record *rec)
 			pr_warning("the ring of CPU %d has %zu of its %zu pages off its node %d\n",
 				   ring->cpu, pages - ring->pages_here, pages, ring->node);
 	}
-	if (rec->nr_aio)
-		snprintf(how, sizeof(how), "into %u --aio buffers each", rec->nr_aio);
+	if (rec->args.nr_aio)
+		snprintf(how, sizeof(how), "into %u --aio buffers each", rec->args.nr_aio);
 	pr_info("%d rings of %zu pages, %d NUMA node(s), read %s with --affinity=%s, --mmap-flush %llu\n",
 		rec->rings.nr, pages, rec->topo->nr_nodes, how,
-		read_affinity__name(rec->affinity), rec->rings.opts.flush);
+		read_affinity__name(rec->args.affinity), rec->rings.opts.flush);
 }
 
 /* After the output is open: --aio writes into it. */
@@ -896,17 +444,18 @@ static int record__open_output(struct record *rec)
 {
 	int err;
 
-	err = perfx_data__open_write(&rec->data, rec->output, PERFX_DATA_KEEP_OLD);
+	err = perfx_data__open_write(&rec->data, rec->args.output, PERFX_DATA_KEEP_OLD);
 	if (err)
 		return err;
 	rec->pipe = perfx_data__is_pipe(&rec->data);
-	if (rec->pipe && rec->nr_aio) {
+	if (rec->pipe && rec->args.nr_aio) {
 		pr_err("%s: --aio writes at offsets in a file, not into a FIFO (EINVAL)\n",
-		       rec->output);
+		       rec->args.output);
 		perfx_data__discard(&rec->data);
 		return -EINVAL;
 	}
-	err = perfx_writer__init(&rec->out, rec->data.fd, rec->data.kind == PERFX_DATA_STDOUT ? "stdout" : rec->output);
+	err = perfx_writer__init(&rec->out, rec->data.fd,
+				 rec->data.kind == PERFX_DATA_STDOUT ? "stdout" : rec->args.output);
 	if (err)
 		perfx_data__discard(&rec->data);
 	return err;
@@ -973,10 +522,10 @@ static int record__write_header(struct record *rec, int argc, const char **argv)
 	if (!names)
 		return -ENOMEM;
 	err = feature__add_machine(&rec->header, PERFX_VERSION, argc, argv);
-	if (!err && rec->opts.use_clockid)
-		err = feature__add_clockid(&rec->header, rec->opts.clockid);
-	if (!err && rec->opts.use_clockid)
-		err = feature__add_clock_data(&rec->header, rec->opts.clockid);
+	if (!err && rec->args.opts.use_clockid)
+		err = feature__add_clockid(&rec->header, rec->args.opts.clockid);
+	if (!err && rec->args.opts.use_clockid)
+		err = feature__add_clock_data(&rec->header, rec->args.opts.clockid);
 	if (!err)
 		err = record__tracing_data(rec);
 	if (!err)
@@ -1018,7 +567,8 @@ static int record__bpf_progs(struct record *rec)
 	struct bpf_progs p;
 	int ret;
 
-	ret = bpf_progs__synthesize(&p, &rec->out, rec->synth.id_hdr_size, rec->synth.root);
+	ret = bpf_progs__synthesize(&p, &rec->out, rec->args.synth.id_hdr_size,
+				    rec->args.synth.root);
 	if (ret < 0)
 		goto out;
 	if (p.err) {
@@ -1048,13 +598,14 @@ static int record__synthesize(struct record *rec)
 	struct perfx_writer *w = &rec->out;
 	int err;
 
-	rec->synth.id_hdr_size = sample_id__hdr_size(rec->evlist->entries[0]->attr.sample_type);
+	rec->args.synth.id_hdr_size =
+		sample_id__hdr_size(rec->evlist->entries[0]->attr.sample_type);
 	err = synthesize__time_conv(w, rec->rings.nr ? rec->rings.rings[0].mmap.base : NULL);
 	if (err >= 0)
 		err = synthesize__id_index(w, rec->evlist, &rec->header);
 	if (err)
 		return err;
-	err = synthesize__kernel(w, &rec->synth);
+	err = synthesize__kernel(w, &rec->args.synth);
 	if (err == -ENOENT || err == -EACCES) {
 		pr_warning("Couldn't record kernel reference relocation symbol\n"
 			   "Symbol resolution may be skewed if relocation was used (e.g. kexec).\n"
@@ -1075,11 +626,11 @@ static int record__synthesize(struct record *rec)
 	if (err)
 		return err;
 	if (record__cpu_target(rec))
-		err = synthesize__all(w, &rec->synth);
-	else if (record__task_target(rec))
-		err = synthesize__threads(w, rec->evlist->threads, &rec->synth);
+		err = synthesize__all(w, &rec->args.synth);
+	else if (record_args__task_target(&rec->args))
+		err = synthesize__threads(w, rec->evlist->threads, &rec->args.synth);
 	else
-		err = synthesize__comm(w, rec->work.pid, &rec->synth);
+		err = synthesize__comm(w, rec->work.pid, &rec->args.synth);
 	if (err < 0)
 		return err;
 	return record__write_marker(rec, PERF_RECORD_FINISHED_INIT);
@@ -1174,7 +725,7 @@ static int record__loop(struct record *rec)
 			return -errno;
 		rec->waking++;
 		/* -p/-t end when every task is gone */
-		targets_gone = !record__filter_hup(rec) && record__task_target(rec);
+		targets_gone = !record__filter_hup(rec) && record_args__task_target(&rec->args);
 	}
 }
 
@@ -1189,7 +740,7 @@ static int record__lost_samples(struct record *rec)
 	struct evsel *evsel;
 	int i, j;
 
-	if (rec->opts.no_lost)
+	if (rec->args.opts.no_lost)
 		return 0;
 	evlist__for_each(rec->evlist, i, evsel) {
 		__u64 sample_type = evsel->attr.sample_type;
@@ -1274,11 +825,11 @@ static int record__build_ids(struct record *rec)
 	fd = perfx_data__open_read(&rec->data);
 	if (fd < 0)
 		return fd;
-	err = perfx_session__open_range(&s, fd, rec->output, &rec->header, rec->data_start,
+	err = perfx_session__open_range(&s, fd, rec->args.output, &rec->header, rec->data_start,
 					rec->out.pos);
 	if (err)
 		goto out_close;
-	err = dso_hits__init(&hits, &s, rec->buildid_all, record__add_build_id, rec);
+	err = dso_hits__init(&hits, &s, rec->args.buildid_all, record__add_build_id, rec);
 	while (!err && (err = perfx_session__next(&s, &ev, &pos)) > 0) {
 		record__count(rec, ev);
 		err = record__sample_time(rec, &s, ev, pos);
@@ -1329,7 +880,7 @@ static int record__finish_file(struct record *rec)
 
 	err = perfx_writer__flush(&rec->out);
 	/* a device is not read back: /dev/null has no records to walk */
-	if (!err && !rec->no_buildid && perfx_data__is_file(&rec->data))
+	if (!err && !rec->args.no_buildid && perfx_data__is_file(&rec->data))
 		err = record__build_ids(rec);
 	/* 0 and 0 without the walk, as perf's */
 	if (!err)
@@ -1363,14 +914,14 @@ static void record__report(struct record *rec)
 {
 	char samples[64] = "";
 
-	if (rec->quiet)
+	if (rec->args.quiet)
 		return;
 	record__warn_lost(rec);
 	if (rec->samples)
 		snprintf(samples, sizeof(samples), " (%llu samples)", rec->samples);
 	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s%s ]\n",
 		(rec->out.pos - rec->data_start) / 1024.0 / 1024.0,
-		rec->data.kind == PERFX_DATA_STDOUT ? "-" : rec->output,
+		rec->data.kind == PERFX_DATA_STDOUT ? "-" : rec->args.output,
 		samples);
 }
 
@@ -1389,11 +940,11 @@ static void record__report_nodes(struct record *rec)
 		pr_info("node %d (CPUs %s): drained %llu bytes from %u rings, waited %.3f ms %s\n",
 			node, rec->topo->node_cpus[node] ? cpus : "none", st[node].bytes,
 			st[node].nr_rings, st[node].wait_ns / 1e6,
-			rec->nr_aio ? "for free --aio buffers" : "in write(2)");
+			rec->args.nr_aio ? "for free --aio buffers" : "in write(2)");
 	}
-	if (rec->affinity != READ_AFFINITY_SYS)
+	if (rec->args.affinity != READ_AFFINITY_SYS)
 		pr_info("--affinity=%s: the reading thread moved %lu times%s\n",
-			read_affinity__name(rec->affinity), rec->rings.aff.nr_moves,
+			read_affinity__name(rec->args.affinity), rec->rings.aff.nr_moves,
 			rec->rings.aff.nr_failed ? ", some moves were refused" : "");
 }
 
@@ -1409,7 +960,7 @@ static int record__cut_short(struct record *rec, int err, __u64 bad_off)
 	if (perfx_data__is_file(&rec->data) && rec->data.fd >= 0) {
 		kept = record__salvage(rec, bad_off);
 		pr_err("%s: not finished (%s): it holds the %llu bytes of records written before, without its features\n",
-		       rec->output, perfx__errname(err), kept);
+		       rec->args.output, perfx__errname(err), kept);
 	}
 	perfx_data__keep(&rec->data);
 	return err;
@@ -1422,14 +973,14 @@ static int record__finish(struct record *rec, int err)
 
 	aio_err = record_rings__finish(&rec->rings, &bad_off);
 	if (aio_err)
-		pr_err("%s: write failed at byte offset %llu: %s (%s)\n", rec->output, bad_off,
+		pr_err("%s: write failed at byte offset %llu: %s (%s)\n", rec->args.output, bad_off,
 		       strerror(-aio_err), perfx__errname(aio_err));
 	if (!err)
 		err = aio_err;
 	record__report_nodes(rec);
 	if (!err)
 		err = record__lost_samples(rec);
-	if (!rec->quiet)
+	if (!rec->args.quiet)
 		fprintf(stderr, "[ perf record: Woken up %lu times to write data ]\n", rec->waking);
 	if (!err)
 		err = rec->pipe ? perfx_writer__flush(&rec->out) : record__finish_file(rec);
@@ -1452,26 +1003,27 @@ static void record__stop_workload(struct record *rec)
 
 static int record__run(struct record *rec, int argc, const char **argv)
 {
-	bool workload = rec->argc;
+	bool workload = rec->args.argc;
 	int err;
 
 	/* what the output will be decides the attrs: a pipe's carry ids */
-	rec->opts.pipe = perfx_data__names_pipe(rec->output);
-	rec->opts.cpu_target = record__cpu_target(rec);
-	rec->opts.enable_on_exec = workload && !rec->opts.cpu_target && !record__task_target(rec);
-	record__check_freq(rec);
+	rec->args.opts.pipe = perfx_data__names_pipe(rec->args.output);
+	rec->args.opts.cpu_target = record__cpu_target(rec);
+	rec->args.opts.enable_on_exec = workload && !rec->args.opts.cpu_target &&
+					!record_args__task_target(&rec->args);
+	record_args__check_freq(&rec->args);
 	err = record__setup_events(rec);
 	if (err)
 		return err;
 	if (workload) {
-		err = workload__prepare(&rec->work, rec->argv);
+		err = workload__prepare(&rec->work, rec->args.argv);
 		if (err) {
 			pr_err("cannot fork the workload: %s (%s)\n", strerror(-err),
 			       perfx__errname(err));
 			return err;
 		}
 	}
-	err = evlist__config_record(rec->evlist, &rec->opts);
+	err = evlist__config_record(rec->evlist, &rec->args.opts);
 	if (!err)
 		err = record__setup_maps(rec);
 	if (!err)
@@ -1488,7 +1040,7 @@ static int record__run(struct record *rec, int argc, const char **argv)
 		goto out_discard;
 	/* from here on, what was synthesized before a failure is kept */
 	err = record__synthesize(rec);
-	if (!err && !rec->opts.enable_on_exec)
+	if (!err && !rec->args.opts.enable_on_exec)
 		err = record__ioctl(rec, PERF_EVENT_IOC_ENABLE);
 	if (err)
 		return record__cut_short(rec, err, ~0ULL);
@@ -1497,7 +1049,7 @@ static int record__run(struct record *rec, int argc, const char **argv)
 		rec->workload_failed = err;
 		if (err) {
 			fprintf(stderr, "Failed to collect '%s' for the '%s' workload: %s\n",
-				rec->evlist->entries[0]->name, rec->argv[0], strerror(-err));
+				rec->evlist->entries[0]->name, rec->args.argv[0], strerror(-err));
 			goto out_discard;
 		}
 	}
@@ -1517,9 +1069,6 @@ static struct record *record__new(void)
 
 	if (!rec)
 		return NULL;
-	rec->output = "perf.data";
-	rec->opts.freq = RECORD_DEFAULT_FREQ;
-	rec->synth.proc_map_timeout_ms = SYNTHESIZE_PROC_MAP_TIMEOUT;
 	rec->out.fd = -1;
 	rec->data.fd = -1;
 	return rec;
@@ -1567,7 +1116,7 @@ static int record__exit_status(struct record *rec, int err)
 
 	if (err)
 		return err > 0 ? err : 255;	/* a usage error's 129, or perf's 255 */
-	if (!rec->argc) {
+	if (!rec->args.argc) {
 		if (perfx_done)
 			perfx__raise(perfx_done);
 		return 0;
@@ -1585,10 +1134,10 @@ int cmd_record(int argc, char **argv)
 	rec = record__new();
 	if (!rec)
 		return 255;
-	ret = record__parse(rec, argc, argv);
+	ret = record_args__parse(&rec->args, argc, argv);
 	if (ret)
 		goto out_delete;
-	perfx__setup_print(rec->verbose);
+	perfx__setup_print(rec->args.verbose);
 	record__signals();
 	ret = record__run(rec, argc, (const char **)argv);
 	/* an error that nothing has reported yet (no memory, say) still gets its line */

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfx record's command line (record-options.h): perf record's options,
+ * their usage text and their checks, in perf's order and with its words,
+ * into a struct record_args that builtin-record.c records with.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "lib/debug.h"
+#include "lib/parse-options.h"
+#include "lib/sysfs.h"
+#include "record-options.h"
+
+static const char * const record_usage[] = {
+	"perfx record [<options>] [<command>]",
+	"perfx record [<options>] -- <command> [<options>]",
+	NULL
+};
+
+enum {
+	OPT_NUM_THREAD_SYNTH = 256,
+	OPT_PROC_MAP_TIMEOUT,
+	OPT_AFFINITY,
+	OPT_AIO,
+	OPT_MMAP_FLUSH,
+	OPT_BUILDID_ALL,
+	OPT_CALL_GRAPH,
+	OPT_NAMESPACES,
+	OPT_PHYS_DATA,
+	OPT_SAMPLE_CPU,
+	OPT_SWITCH_EVENTS,
+};
+
+#define CALL_GRAPH_HELP \
+	"setup and enables call-graph (stack chain/backtrace):\n\n" \
+	"\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n" \
+	"\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack recording (<bytes>)\n" \
+	"\t\t\t\t\t\tdefault: 8192 (bytes)\n\n" \
+	"\t\t\t\tDefault: fp"
+
+static const struct usage_option record_options[] = {
+	{ 'a', "all-cpus", NULL, "system-wide collection from all CPUs", 0 },
+	{ 'B', "no-buildid", NULL, "do not collect buildids in perf.data", 0 },
+	{ 'C', "cpu", "cpu", "list of cpus to monitor", 0 },
+	{ 'c', "count", "n", "event period to sample", 0 },
+	{ 'd', "data", NULL, "Record the sample addresses", 0 },
+	{ 'e', "event", "event", "event selector. use 'perf list' to list available events", 0 },
+	{ 'F', "freq", "freq or 'max'", "profile at this frequency", 0 },
+	{ 'g', NULL, NULL, "enables call-graph recording", 0 },
+	{ 'i', "no-inherit", NULL, "child tasks do not inherit counters", 0 },
+	{ 'k', "clockid", "clockid", "clockid to use for events, see clock_gettime()", 0 },
+	{ 'm', "mmap-pages", "pages[,pages]", "number of mmap data pages and AUX area tracing mmap pages", 0 },
+	{ 'N', "no-buildid-cache", NULL, "do not update the buildid cache", 0 },
+	{ 'o', "output", "file", "output file name", 0 },
+	{ 'P', "period", NULL, "Record the sample period", 0 },
+	{ 'p', "pid", "pid", "record events on existing process id", 0 },
+	{ 'q', "quiet", NULL, "don't print any warnings or messages", 0 },
+	{ 'R', "raw-samples", NULL, "collect raw sample records from all opened counters", 0 },
+	{ 's', "stat", NULL, "per thread counts", 0 },
+	{ 't', "tid", "tid", "record events on existing thread id", 0 },
+	{ 'T', "timestamp", NULL, "Record the sample timestamps", 0 },
+	{ 'v', "verbose", NULL, "be more verbose (show counter open errors, etc)", 0 },
+	{ 'W', "weight", NULL, "sample by weight (on special events only)", 0 },
+	{ 0, "buildid-all", NULL, "Record build-id of all DSOs regardless of hits", 0,
+	  OPT_BUILDID_ALL },
+	{ 0, "call-graph", "record_mode[,record_size]", CALL_GRAPH_HELP, 0, OPT_CALL_GRAPH },
+	{ 0, "namespaces", NULL, "Record namespaces events", 0, OPT_NAMESPACES },
+	{ 0, "phys-data", NULL, "Record the sample physical addresses", 0, OPT_PHYS_DATA },
+	{ 0, "sample-cpu", NULL, "Record the sample cpu", 0, OPT_SAMPLE_CPU },
+	{ 0, "switch-events", NULL, "Record context switch events", 0, OPT_SWITCH_EVENTS },
+	{ 0, "num-thread-synthesize", "n",
+	  "number of threads to run for event synthesis", 0, OPT_NUM_THREAD_SYNTH },
+	{ 0, "proc-map-timeout", "n", "per thread proc mmap processing timeout in ms", 0,
+	  OPT_PROC_MAP_TIMEOUT },
+	{ 0, "affinity", "node|cpu",
+	  "Set affinity mask of trace reading thread to NUMA node cpu mask or cpu of processed mmap buffer",
+	  0, OPT_AFFINITY },
+	{ 0, "aio", "n",
+	  "Use <n> control blocks in asynchronous trace writing mode (default: 1, max: 4)",
+	  USAGE_OPT_OPTARG, OPT_AIO },
+	{ 0, "mmap-flush", "number",
+	  "Minimal number of bytes that is extracted from mmap data pages (default: 1)", 0,
+	  OPT_MMAP_FLUSH },
+	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
+	{ 0, NULL, NULL, NULL, 0 }
+};
+
+void record__usage(FILE *f)
+{
+	usage_with_options(f, record_usage, record_options);
+}
+
+int record__print_events_error(const char *events, const struct parse_events_error *perr,
+			       int err)
+{
+	return parse_events__print_error(events, perr, err, record_usage, record_options);
+}
+
+#define RECORD_AIO_MAX		4	/* perf's --aio buffers a ring, at most */
+
+/* a number in any base strtoull() reads, all of @s, without a sign, at most @max */
+static int record_args__parse_ull(const char *s, unsigned long long max, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || *v > max)
+		return -EINVAL;
+	return 0;
+}
+
+static int record__bad_value(const char *opt, const char *arg, const char *expected)
+{
+	fprintf(stderr, "perfx record: %s '%s': expected %s (EINVAL)\n", opt, arg, expected);
+	/* the usage of -x, or of a long option by its name */
+	usage_with_options_names(stderr, record_usage, record_options,
+				 strncmp(opt, "--", 2) ? opt : opt + 2);
+	return USAGE_EXIT_STATUS;
+}
+
+static int record_args__add_events(struct record_args *args, const char *arg)
+{
+	if (args->nr_events == (int)ARRAY_SIZE(args->events))
+		return record__bad_value("-e", arg, "at most 64 -e options");
+	args->events[args->nr_events++] = arg;
+	return 0;
+}
+
+static int max_sample_rate(unsigned long long *rate)
+{
+	char buf[32];
+
+	if (sysfs__read("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf)) ||
+	    record_args__parse_ull(buf, UINT_MAX, rate) || !*rate)
+		return -EINVAL;
+	return 0;
+}
+
+/* -F max: the kernel's perf_event_max_sample_rate */
+static int record_args__max_freq(struct record_args *args)
+{
+	unsigned long long rate;
+
+	if (max_sample_rate(&rate)) {
+		fprintf(stderr, "perfx record: -F max: cannot read /proc/sys/kernel/perf_event_max_sample_rate\n");
+		return 255;
+	}
+	args->opts.freq = rate;
+	args->opts.user_freq = true;
+	return 0;
+}
+
+/* as perf: above the kernel's limit the frequency is lowered, with its words */
+void record_args__check_freq(struct record_args *args)
+{
+	unsigned long long rate;
+
+	if (!args->opts.user_period && !max_sample_rate(&rate) && args->opts.freq > rate) {
+		pr_warning("Maximum frequency rate (%llu Hz) exceeded, throttling from %u Hz to %llu Hz.\n"
+			   "The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+			   "The kernel will lower it when perf's interrupts take too long.\n",
+			   rate, args->opts.freq, rate);
+		args->opts.freq = rate;
+	}
+}
+
+/* -k: perf's clock names, with or without CLOCK_, or a number */
+static int record__parse_clockid(const char *arg, int *clockid)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	unsigned long long v;
+	size_t i;
+
+	if (!strncasecmp(arg, "CLOCK_", 6))
+		arg += 6;
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		if (!strcasecmp(arg, clocks[i].name)) {
+			*clockid = clocks[i].id;
+			return 0;
+		}
+	}
+	if (record_args__parse_ull(arg, INT_MAX, &v))
+		return -EINVAL;
+	*clockid = (int)v;
+	return 0;
+}
+
+/* perf's unit_number__scnprintf(): "16K", "2M", "1024B" */
+static void record_args__print_pages(struct record_args *args, unsigned int pages)
+{
+	unsigned long long n = (unsigned long long)pages * sysconf(_SC_PAGESIZE);
+	int i = 0;
+
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	if (!args->quiet)
+		fprintf(stderr, "rounding mmap pages size to %llu%c (%u pages)\n", n, "BKMG"[i],
+			pages);
+}
+
+/* -m pages[,pages]: the ring's data pages, and AUX pages perfx takes for perf's lines */
+static int record_args__parse_mmap(struct record_args *args, const char *arg)
+{
+	unsigned long page = sysconf(_SC_PAGESIZE);
+	const char *comma = strchr(arg, ',');
+	unsigned int *pages[2] = { &args->mmap_pages, &args->aux_pages };
+	char part[64];
+	int i, len;
+
+	for (i = 0; i < 2; i++) {
+		const char *s = i ? comma + 1 : arg;
+		bool rounded;
+
+		if (i && !comma)
+			break;
+		len = i || !comma ? (int)strlen(s) : (int)(comma - arg);
+		if (!i && !len && comma)	/* ",N": only the AUX part, as perf */
+			continue;
+		if (len < (int)sizeof(part)) {
+			memcpy(part, s, len);
+			part[len] = '\0';
+		}
+		if (len >= (int)sizeof(part) ||
+		    record__parse_mmap_pages(part, page, pages[i], &rounded))
+			return record__bad_value("-m", arg,
+						 "pages or a size like 512K, and optionally ,AUX pages");
+		if (rounded)
+			record_args__print_pages(args, *pages[i]);
+	}
+	return 0;
+}
+
+/* perf's default ring size, from the locked-memory limit perf_event_mlock_kb */
+static unsigned int record__default_pages(void)
+{
+	unsigned long long kb;
+	char buf[32];
+
+	if (sysfs__read("/proc/sys/kernel/perf_event_mlock_kb", buf, sizeof(buf)) ||
+	    record_args__parse_ull(buf, LONG_MAX, &kb))
+		return record__default_mmap_pages(-1, sysconf(_SC_PAGESIZE));
+	return record__default_mmap_pages(kb, sysconf(_SC_PAGESIZE));
+}
+
+/* --call-graph; a depth the kernel's perf_event_max_stack does not exceed counts, as perf */
+static int record_args__parse_callgraph(struct record_args *args, const char *arg)
+{
+	unsigned long long max;
+	char buf[32];
+	int err;
+
+	err = record_opts__parse_callgraph(&args->opts, arg);
+	if (err)
+		return record__bad_value("--call-graph", arg, err == -ERANGE ?
+					 "dwarf with a stack size of 1 to 65528 bytes" :
+					 "fp[,depth], dwarf[,size] or lbr");
+	if (args->opts.max_stack &&
+	    (sysfs__read("/proc/sys/kernel/perf_event_max_stack", buf, sizeof(buf)) ||
+	     record_args__parse_ull(buf, UINT_MAX, &max) || args->opts.max_stack >= max))
+		args->opts.max_stack = 0;
+	return 0;
+}
+
+static int record_args__option(struct record_args *args, int c, const char *arg)
+{
+	unsigned long long v;
+	bool unit;
+
+	switch (c) {
+	case 'a':
+		args->system_wide = true;
+		return 0;
+	case 'B':
+		args->no_buildid = true;
+		return 0;
+	case 'N':	/* perfx keeps no build-id cache */
+		return 0;
+	case 'C':
+		args->cpu_list = arg;
+		return 0;
+	case 'c':
+		if (record_args__parse_ull(arg, ULLONG_MAX, &v) || !v)
+			return record__bad_value("-c", arg, "a period above 0");
+		args->opts.period = v;
+		args->opts.user_period = true;
+		return 0;
+	case 'e':
+		return record_args__add_events(args, arg);
+	case 'F':
+		if (!strcmp(arg, "max"))
+			return record_args__max_freq(args);
+		if (record_args__parse_ull(arg, UINT_MAX, &v) || !v)
+			return record__bad_value("-F", arg, "a frequency above 0 or 'max'");
+		args->opts.freq = v;
+		args->opts.user_freq = true;
+		return 0;
+	case 'g':
+		if (!args->opts.callgraph)
+			args->opts.callgraph = RECORD_CALLGRAPH_FP;
+		return 0;
+	case OPT_CALL_GRAPH:
+		return record_args__parse_callgraph(args, arg);
+	case 'd':
+		args->opts.sample_address = true;
+		return 0;
+	case 'P':
+		args->opts.sample_period = true;
+		return 0;
+	case 'R':
+		args->opts.raw_samples = true;
+		return 0;
+	case 's':
+		args->opts.inherit_stat = true;
+		return 0;
+	case 'T':	/* samples always have their time, as perf's for every target */
+		return 0;
+	case 'W':
+		args->opts.sample_weight = true;
+		return 0;
+	case OPT_NAMESPACES:
+		args->opts.namespaces = true;
+		return 0;
+	case OPT_PHYS_DATA:
+		args->opts.sample_phys_addr = true;
+		return 0;
+	case OPT_SAMPLE_CPU:
+		args->opts.sample_cpu = true;
+		return 0;
+	case OPT_SWITCH_EVENTS:
+		args->opts.switch_events = true;
+		return 0;
+	case 'i':
+		args->opts.no_inherit = true;
+		return 0;
+	case 'k':
+		if (record__parse_clockid(arg, &args->opts.clockid))
+			return record__bad_value("-k", arg,
+						 "a clock name (monotonic, monotonic_raw, realtime, boottime, tai) or number");
+		args->opts.use_clockid = true;
+		return 0;
+	case 'm':
+		return record_args__parse_mmap(args, arg);
+	case 'o':
+		args->output = arg;
+		return 0;
+	case 'p':
+		args->pid_list = arg;
+		return 0;
+	case 't':
+		args->tid_list = arg;
+		return 0;
+	case 'q':
+		args->quiet = true;
+		return 0;
+	case 'v':
+		args->verbose++;
+		return 0;
+	case OPT_NUM_THREAD_SYNTH:
+		if (record_args__parse_ull(arg, 1024, &v))
+			return record__bad_value("--num-thread-synthesize", arg,
+						 "0 to 1024 threads");
+		/* perf's 0 is one thread, as its 1 */
+		args->synth.nr_threads = v ? v : 1;
+		return 0;
+	case OPT_PROC_MAP_TIMEOUT:
+		if (record_args__parse_ull(arg, UINT_MAX, &v))
+			return record__bad_value("--proc-map-timeout", arg, "milliseconds");
+		args->synth.proc_map_timeout_ms = v;
+		return 0;
+	case OPT_AFFINITY:
+		if (read_affinity__parse(arg, &args->affinity))
+			return record__bad_value("--affinity", arg, "node, cpu or sys");
+		return 0;
+	case OPT_AIO:
+		if (arg && (record_args__parse_ull(arg, RECORD_AIO_MAX, &v) || !v))
+			return record__bad_value("--aio", arg, "1 to 4 buffers per ring");
+		args->nr_aio = arg ? v : 1;
+		return 0;
+	case OPT_MMAP_FLUSH:
+		/* perf's 0 is its default, 1 */
+		if (record__parse_size(arg, &args->mmap_flush, &unit))
+			return record__bad_value("--mmap-flush", arg,
+						 "a number of bytes, or a size like 16K");
+		return 0;
+	case OPT_BUILDID_ALL:
+		args->buildid_all = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+bool record_args__task_target(const struct record_args *args)
+{
+	return args->pid_list || args->tid_list;
+}
+
+int record_args__parse(struct record_args *args, int argc, char **argv)
+{
+	struct option_parser p;
+	int c, err;
+
+	/* perf's defaults, which the options override */
+	args->output = "perf.data";
+	args->opts.freq = RECORD_DEFAULT_FREQ;
+	args->synth.proc_map_timeout_ms = SYNTHESIZE_PROC_MAP_TIMEOUT;
+
+	err = option_parser__init(&p, record_options, argc, argv);
+	if (err) {
+		fprintf(stderr, "perfx record: %s\n", strerror(-err));
+		return 1;
+	}
+	while (!err && (c = option_parser__next(&p)) != -1) {
+		if (c == 'h') {
+			usage_with_options_argv(stderr, record_usage, record_options,
+						argc - optind, argv + optind);
+			err = USAGE_EXIT_STATUS;
+		} else if (c == '?' || c == ':') {
+			err = usage_getopt_error(stderr, record_usage, record_options, optopt,
+						 argv[optind - 1]);
+		} else {
+			err = record_args__option(args, c, optarg);
+		}
+	}
+	option_parser__exit(&p);
+	if (err)
+		return err;
+	args->argc = argc - optind;
+	args->argv = argv + optind;
+	if (!args->mmap_pages)
+		args->mmap_pages = record__default_pages();
+	if (args->nr_aio && !strcmp(args->output, "-")) {
+		fprintf(stderr, "perfx record: --aio writes at offsets in a file, not into a pipe (-o -) (EINVAL)\n");
+		usage_with_options_names(stderr, record_usage, record_options, "aio -o");
+		return USAGE_EXIT_STATUS;
+	}
+	/* as perf's target__validate(): a task target wins, with a warning */
+	if (record_args__task_target(args) && (args->cpu_list || args->system_wide) && !args->quiet)
+		fprintf(stderr, "Warning:\nPID/TID switch overriding %s\n",
+			args->cpu_list ? "CPU" : "SYSTEM");
+	/* nothing to run and no target: every CPU until SIGINT, as perf */
+	if (!args->argc && !args->cpu_list && !record_args__task_target(args))
+		args->system_wide = true;
+	return 0;
+}
