@@ -110,6 +110,20 @@ static size_t name_len(const struct synth_mmap *m)
 	return m->name_len < SYNTH_NAME_MAX ? m->name_len : SYNTH_NAME_MAX;
 }
 
+/* an MMAP or MMAP2 record: @body, then @m's name padded to 8 bytes */
+static int synth_buf__add_mmap(struct synth_buf *b, __u32 type, const struct synth_mmap *m,
+			       const void *body, size_t size)
+{
+	char *p = synth_buf__add(b, type, m->misc, size + ALIGN8(name_len(m) + 1),
+				 size + name_len(m));
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, body, size);
+	memcpy(p + size, m->name, name_len(m));
+	return 0;
+}
+
 int synth_buf__mmap2(struct synth_buf *b, const struct synth_mmap *m)
 {
 	struct {
@@ -122,14 +136,8 @@ int synth_buf__mmap2(struct synth_buf *b, const struct synth_mmap *m)
 		m->pid, m->tid, m->start, m->len, m->pgoff, m->maj, m->min, m->ino, 0,
 		m->prot, m->flags,
 	};
-	char *p = synth_buf__add(b, PERF_RECORD_MMAP2, m->misc,
-				 sizeof(body) + ALIGN8(name_len(m) + 1), sizeof(body) + name_len(m));
 
-	if (!p)
-		return -ENOMEM;
-	memcpy(p, &body, sizeof(body));
-	memcpy(p + sizeof(body), m->name, name_len(m));
-	return 0;
+	return synth_buf__add_mmap(b, PERF_RECORD_MMAP2, m, &body, sizeof(body));
 }
 
 int synth_buf__mmap(struct synth_buf *b, const struct synth_mmap *m)
@@ -138,12 +146,6 @@ int synth_buf__mmap(struct synth_buf *b, const struct synth_mmap *m)
 		__u32 pid, tid;
 		__u64 start, len, pgoff;
 	} body = { m->pid, m->tid, m->start, m->len, m->pgoff };
-	char *p = synth_buf__add(b, PERF_RECORD_MMAP, m->misc,
-				 sizeof(body) + ALIGN8(name_len(m) + 1), sizeof(body) + name_len(m));
 
-	if (!p)
-		return -ENOMEM;
-	memcpy(p, &body, sizeof(body));
-	memcpy(p + sizeof(body), m->name, name_len(m));
-	return 0;
+	return synth_buf__add_mmap(b, PERF_RECORD_MMAP, m, &body, sizeof(body));
 }
