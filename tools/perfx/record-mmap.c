@@ -22,7 +22,7 @@
 /* the ring of CPU index @c: the first fd maps it, the others write into it */
 static int record__mmap_cpu(struct record *rec, int c)
 {
-	struct perf_mmap *m = &rec->rings.rings[c].mmap;
+	struct perfx_ring *m = &rec->rings.rings[c].mmap;
 	struct evsel *evsel;
 	int i, t, err;
 

@@ -53,7 +53,7 @@ void record_rings__exit(struct record_rings *r)
 	if (r->aio_on)
 		aio_writer__exit(&r->aio);
 	for (i = 0; r->rings && i < r->nr; i++) {
-		perf_mmap__unmap(&r->rings[i].mmap);
+		perfx_ring__unmap(&r->rings[i].mmap);
 		aio_map__exit(&r->rings[i].aio);
 	}
 	affinity__exit(&r->map_aff);
@@ -73,7 +73,7 @@ int record_rings__map(struct record_rings *r, int idx, int fd)
 	int err;
 
 	affinity__set(&r->map_aff, ring->cpu);
-	err = perf_mmap__map(&ring->mmap, fd, r->opts.pages);
+	err = perfx_ring__map(&ring->mmap, fd, r->opts.pages);
 	if (!err)
 		r->pollfd[idx] = (struct pollfd){ .fd = fd, .events = POLLIN };
 	return err;
@@ -166,11 +166,11 @@ static int push_aio(void *arg, const void *p, size_t len)
 static int record_rings__push(struct record_rings *r, struct record_ring *ring)
 {
 	__u64 before = r->out->write_ns;
-	int err = perf_mmap__push(&ring->mmap, push_out, r->out);
+	int err = perfx_ring__push(&ring->mmap, push_out, r->out);
 
 	r->stats[ring->node].wait_ns += r->out->write_ns - before;
 	if (!err)
-		perf_mmap__consume(&ring->mmap);
+		perfx_ring__consume(&ring->mmap);
 	return err;
 }
 
@@ -184,8 +184,8 @@ static int record_rings__push_aio(struct record_rings *r, struct record_ring *ri
 	__u64 off;
 	int err;
 
-	perf_mmap__push(&ring->mmap, push_aio, b);
-	perf_mmap__consume(&ring->mmap);
+	perfx_ring__push(&ring->mmap, push_aio, b);
+	perfx_ring__consume(&ring->mmap);
 	err = perfx_writer__reserve(r->out, n, &off);
 	if (!err)
 		aio_map__submit(&ring->aio, b, off);
@@ -202,7 +202,7 @@ int record_rings__drain(struct record_rings *r, bool all, __u64 *bytes, bool *ro
 	*round = false;
 	for (i = 0; i < r->nr; i++) {
 		struct record_ring *ring = &r->rings[r->order[i]];
-		__u64 n = perf_mmap__read_init(&ring->mmap);
+		__u64 n = perfx_ring__start_pass(&ring->mmap);
 
 		if (!n)
 			continue;

@@ -9,7 +9,7 @@
 
 #include "aio.h"
 #include "affinity.h"
-#include "mmap.h"
+#include "ring.h"
 #include "read-affinity.h"
 
 struct numa_topo;
@@ -30,7 +30,7 @@ struct record_rings_opts {
 };
 
 struct record_ring {
-	struct perf_mmap	mmap;
+	struct perfx_ring	mmap;
 	int			cpu;
 	int			node;
 	struct cpu_mask		mask;		/* the reader's CPUs reading it (not SYS) */

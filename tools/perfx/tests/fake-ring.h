@@ -6,7 +6,7 @@
  * records copied in at the head, wrapping at the end of the data, then
  * data_head published with release semantics; the free space is what
  * data_tail, read with acquire semantics, says the reader gave back.  The
- * reader's unit tests drive lib/mmap.c and lib/record-rings.c on it,
+ * reader's unit tests drive lib/ring.c and lib/record-rings.c on it,
  * without perf_event_open().
  *
  * Its records: a perf_event_header, a sequence number, and each byte after
@@ -21,7 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "lib/mmap.h"
+#include "lib/ring.h"
 
 struct fake_ring {
 	struct perf_event_mmap_page	*pc;
@@ -35,9 +35,9 @@ struct fake_ring {
 /*
  * A ring of @pages data pages whose head and tail are at @pos (a ring
  * that has carried @pos bytes so far), read by @m; NULL if mmap() fails.
- * perf_mmap__unmap(@m) unmaps it.
+ * perfx_ring__unmap(@m) unmaps it.
  */
-static inline void *fake_ring__new(struct fake_ring *f, struct perf_mmap *m, unsigned int pages,
+static inline void *fake_ring__new(struct fake_ring *f, struct perfx_ring *m, unsigned int pages,
 				   __u64 pos)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -53,7 +53,7 @@ static inline void *fake_ring__new(struct fake_ring *f, struct perf_mmap *m, uns
 	f->pc->data_offset = page;
 	f->pc->data_size = f->size;
 	f->pc->data_head = f->pc->data_tail = pos;
-	perf_mmap__init(m, base, pages, -1);
+	perfx_ring__init(m, base, pages, -1);
 	return base;
 }
 

@@ -9,9 +9,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "mmap.h"
+#include "ring.h"
 
-int perf_mmap__map(struct perf_mmap *m, int fd, unsigned int pages)
+int perfx_ring__map(struct perfx_ring *m, int fd, unsigned int pages)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	void *base;
@@ -24,11 +24,11 @@ int perf_mmap__map(struct perf_mmap *m, int fd, unsigned int pages)
 		m->base = NULL;
 		return -errno;
 	}
-	perf_mmap__init(m, base, pages, fd);
+	perfx_ring__init(m, base, pages, fd);
 	return 0;
 }
 
-void perf_mmap__init(struct perf_mmap *m, void *base, unsigned int pages, int fd)
+void perfx_ring__init(struct perfx_ring *m, void *base, unsigned int pages, int fd)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
@@ -40,14 +40,14 @@ void perf_mmap__init(struct perf_mmap *m, void *base, unsigned int pages, int fd
 	m->start = m->end = 0;
 }
 
-void perf_mmap__unmap(struct perf_mmap *m)
+void perfx_ring__unmap(struct perfx_ring *m)
 {
 	if (m->base)
 		munmap(m->base, m->len);
 	m->base = NULL;
 }
 
-__u64 perf_mmap__read_init(struct perf_mmap *m)
+__u64 perfx_ring__start_pass(struct perfx_ring *m)
 {
 	struct perf_event_mmap_page *pc = m->base;
 
@@ -56,7 +56,7 @@ __u64 perf_mmap__read_init(struct perf_mmap *m)
 	return m->end - m->start;
 }
 
-int perf_mmap__push(struct perf_mmap *m, int (*push)(void *arg, const void *p, size_t len),
+int perfx_ring__push(struct perfx_ring *m, int (*push)(void *arg, const void *p, size_t len),
 		    void *arg)
 {
 	size_t from = m->start & m->mask, len = m->end - m->start;
@@ -73,7 +73,7 @@ int perf_mmap__push(struct perf_mmap *m, int (*push)(void *arg, const void *p, s
 	return err;
 }
 
-void perf_mmap__consume(struct perf_mmap *m)
+void perfx_ring__consume(struct perfx_ring *m)
 {
 	struct perf_event_mmap_page *pc = m->base;
 
