@@ -15,6 +15,7 @@
 #include "cgroup.h"
 #include "cgroup-set.h"
 #include "cgroup-watch.h"
+#include "util.h"
 
 /* the member with @id, or -1 */
 static int cgroup_set__find(const struct cgroup_set *set, __u64 id)
@@ -139,7 +140,7 @@ static int cgroup_set__merge(struct cgroup_set *set, struct cgroup **now, int nr
 	int i, k, room;
 
 	change->left = calloc(set->nr ? set->nr : 1, sizeof(*change->left));
-	cgrps = realloc(set->cgrps, (set->nr + nr_now ? set->nr + nr_now : 1) * sizeof(*cgrps));
+	cgrps = perfx__grow(set->cgrps, &set->alloc, set->nr + nr_now, sizeof(*cgrps));
 	if (!change->left || !cgrps) {
 		free(change->left);
 		change->left = NULL;
@@ -230,7 +231,7 @@ static int cgroup_set__made(struct cgroup_set *set, const char *name,
 		cgroup__put(cgrp);
 		return 0;
 	}
-	cgrps = realloc(set->cgrps, (set->nr + 1) * sizeof(*cgrps));
+	cgrps = perfx__grow(set->cgrps, &set->alloc, set->nr + 1, sizeof(*cgrps));
 	if (!cgrps) {
 		cgroup__put(cgrp);
 		return -ENOMEM;

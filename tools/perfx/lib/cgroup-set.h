@@ -29,6 +29,7 @@ struct cgroup_set {
 	int nr_capped;
 	int nr;
 	struct cgroup **cgrps;
+	size_t alloc;			/* cgrps' room */
 };
 
 /* What one cgroup_set__update() or cgroup_set__apply() found. */

@@ -60,6 +60,7 @@ struct counter {
 	/* the BPF counter the list's counters share, if they may use it */
 	struct cgroup_bpf *bpf;
 	struct evsel **evsels;
+	size_t alloc;			/* evsels' room */
 	struct evsel **tmpl;		/* [nr_members] */
 	int nr_cgrps;
 	int nr_members;

@@ -12,6 +12,7 @@
 #include "evlist.h"
 #include "evsel.h"
 #include "threadmap.h"
+#include "util.h"
 
 struct evlist *evlist__new(void)
 {
@@ -50,7 +51,7 @@ void evlist__delete(struct evlist *evlist)
 
 int evlist__add(struct evlist *evlist, struct evsel *evsel)
 {
-	struct evsel **n = realloc(evlist->entries, (evlist->nr + 1) * sizeof(*n));
+	struct evsel **n = perfx__grow(evlist->entries, &evlist->alloc, evlist->nr + 1, sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
@@ -221,7 +222,8 @@ static int counter__add_copy(struct counter *counter, struct evlist *evlist, int
 	int nm = counter->nr_members, first = counter->tmpl[0]->idx, m;
 	struct evsel **n;
 
-	n = realloc(counter->evsels, (size_t)(counter->nr_cgrps + 1) * nm * sizeof(*n));
+	n = perfx__grow(counter->evsels, &counter->alloc, (size_t)(counter->nr_cgrps + 1) * nm,
+			sizeof(*n));
 	if (!n)
 		return -ENOMEM;
 	counter->evsels = n;

@@ -3,6 +3,7 @@
 #define __PERFX_EVLIST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct cgroup;
 struct counter;
@@ -27,6 +28,7 @@ enum evlist_cgroup_mode {
 struct evlist {
 	int nr;
 	struct evsel **entries;
+	size_t alloc;
 	/* an expanded list's events as parsed: what a cgroup's copy is made of */
 	struct evlist *tmpl;
 	struct cpu_map *cpus;

@@ -4,6 +4,7 @@
 
 #include <linux/types.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <time.h>
 
 #define ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
@@ -21,6 +22,28 @@
 #ifndef __maybe_unused
 #define __maybe_unused	__attribute__((unused))
 #endif
+
+/*
+ * @p, an array of *@alloc elements of @size, with room for @nr: grown by
+ * half again (at least 16), so that a list that changes by one element
+ * at a time is reallocated rarely and its old blocks do not fragment the
+ * heap.  NULL without memory, @p then unchanged.
+ */
+static inline void *perfx__grow(void *p, size_t *alloc, size_t nr, size_t size)
+{
+	size_t n = *alloc + *alloc / 2;
+
+	if (nr <= *alloc)
+		return p;
+	if (n < nr)
+		n = nr;
+	if (n < 16)
+		n = 16;
+	p = realloc(p, n * size);
+	if (p)
+		*alloc = n;
+	return p;
+}
 
 /* CLOCK_MONOTONIC in nanoseconds, for durations */
 static inline __u64 perfx__now_ns(void)
