@@ -64,26 +64,14 @@ struct inject {
 	bool			out_pipe;	/* a pipe's stream: stdout or a FIFO */
 	struct dso_hits		hits;
 	struct feature_buf	aux_index;	/* file output's AUXTRACE index */
-	char			*bid_table;	/* file output's BUILD_ID feature */
-	size_t			bid_size;
-	size_t			bid_alloc;
+	struct feature_buf	bid_table;	/* file output's BUILD_ID feature */
 	char			bid_rec[BUILD_ID_RECORD_MAX];
 };
 
 static int inject__add_bid_table(struct inject *inj, const void *rec, size_t size)
 {
-	if (inj->bid_size + size > inj->bid_alloc) {
-		size_t alloc = 2 * (inj->bid_size + size);
-		char *t = realloc(inj->bid_table, alloc);
-
-		if (!t)
-			return -ENOMEM;
-		inj->bid_table = t;
-		inj->bid_alloc = alloc;
-	}
-	memcpy(inj->bid_table + inj->bid_size, rec, size);
-	inj->bid_size += size;
-	return 0;
+	feature_buf__write(&inj->bid_table, rec, size);
+	return inj->bid_table.err;
 }
 
 /* a DSO's first hit: its build-id record, if it has a build-id */
@@ -205,8 +193,8 @@ static int inject__finish(struct inject *inj)
 
 	if (inj->out_pipe)
 		return perfx_writer__flush(&inj->out);
-	if (inj->bid_size) {
-		err = perfx_header__set_feature(h, HEADER_BUILD_ID, inj->bid_table, inj->bid_size);
+	if (inj->bid_table.len) {
+		err = feature_buf__commit(&inj->bid_table, h, HEADER_BUILD_ID);
 		if (err)
 			return err;
 	}
@@ -253,7 +241,7 @@ static void inject__cleanup(struct inject *inj)
 	perfx_writer__exit(&inj->out);
 	dso_hits__exit(&inj->hits);
 	free(inj->aux_index.p);
-	free(inj->bid_table);
+	free(inj->bid_table.p);
 }
 
 static int inject__parse(struct inject *inj, int argc, char **argv)
