@@ -16,25 +16,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 rounds=5 freq=4000 secs=3
 . "$here/bench/record-args.sh"
 
-cat > "$work/hot.c" <<'EOF'
-#include <stdlib.h>
-#include <time.h>
-#include <unistd.h>
-
-volatile unsigned long sink;
-
-int main(int argc, char **argv)
-{
-	time_t end = time(NULL) + atoi(argv[1]);
-
-	fork();		/* one busy process per CPU of the two */
-	while (time(NULL) < end)
-		for (int i = 0; i < 1000000; i++)
-			sink += i;
-	return 0;
-}
-EOF
-gcc -O1 -o "$work/hot" "$work/hot.c"
+gcc -O1 -o "$work/hot" "$here/bench/busy.c"
 
 # run TOOL: "cpu_s wall_s bytes samples" of one recording; the workload
 # runs beside the recorder, not under it, whose rusage would count it
