@@ -151,9 +151,9 @@ static bool event_parses(const char *name, struct perf_event_attr *attr)
 
 	if (!evlist)
 		return false;
-	ok = !parse_events(evlist, name, NULL, NULL) && evlist->nr == 1;
+	ok = !parse_events(evlist, name, NULL, NULL) && evlist__nr(evlist) == 1;
 	if (ok && attr)
-		*attr = evlist->entries[0]->attr;
+		*attr = *evsel__attr(evlist__entry(evlist, 0));
 	evlist__delete(evlist);
 	return ok;
 }

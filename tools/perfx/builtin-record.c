@@ -77,7 +77,7 @@ static int record__synthesize(struct record *rec)
 	int err;
 
 	rec->args.synth.id_hdr_size =
-		sample_id__hdr_size(rec->evlist->entries[0]->attr.sample_type);
+		sample_id__hdr_size(evsel__attr(evlist__entry(rec->evlist, 0))->sample_type);
 	err = synthesize__time_conv(w, rec->rings.nr ? rec->rings.rings[0].mmap.base : NULL);
 	if (err >= 0)
 		err = synthesize__id_index(w, rec->evlist, &rec->header);
@@ -106,7 +106,7 @@ static int record__synthesize(struct record *rec)
 	if (record__cpu_target(rec))
 		err = synthesize__all(w, &rec->args.synth);
 	else if (record_args__task_target(&rec->args))
-		err = synthesize__threads(w, rec->evlist->threads, &rec->args.synth);
+		err = synthesize__threads(w, evlist__threads(rec->evlist), &rec->args.synth);
 	else
 		err = synthesize__comm(w, rec->work.pid, &rec->args.synth);
 	if (err < 0)
@@ -120,9 +120,9 @@ static int record__ioctl(struct record *rec, unsigned long req)
 	int i, c, err;
 
 	evlist__for_each(rec->evlist, i, evsel) {
-		if (evsel->leader != evsel)
+		if (evsel__leader(evsel) != evsel)
 			continue;
-		for (c = 0; c < evsel->cpus->nr; c++) {
+		for (c = 0; c < evsel__cpus(evsel)->nr; c++) {
 			err = evsel__ioctl_cpu(evsel, c, req);
 			if (err)
 				return err;
@@ -265,7 +265,8 @@ static int record__run(struct record *rec, int argc, const char **argv)
 		rec->workload_failed = err;
 		if (err) {
 			fprintf(stderr, "Failed to collect '%s' for the '%s' workload: %s\n",
-				rec->evlist->entries[0]->name, rec->args.argv[0], strerror(-err));
+				evsel__name(evlist__entry(rec->evlist, 0)), rec->args.argv[0],
+				strerror(-err));
 			goto out_discard;
 		}
 	}

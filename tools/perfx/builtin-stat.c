@@ -569,7 +569,7 @@ static int setup_events(struct stat_ctx *ctx, const struct parse_events_env *env
 		err = evlist__set_cgroups(ctx->evlist, ctx->cgrps, ctx->nr_cgrps);
 		if (err)
 			pr_err("-G '%s': %d cgroups for %d events: expected at most one per event\n",
-			       ctx->opts.cgroup_list, ctx->nr_cgrps, ctx->evlist->nr);
+			       ctx->opts.cgroup_list, ctx->nr_cgrps, evlist__nr(ctx->evlist));
 	}
 	return err;
 
@@ -594,24 +594,25 @@ static bool counting_child(const struct stat_ctx *ctx)
 static void config_attr(struct stat_ctx *ctx, struct evsel *evsel)
 {
 	bool cpu_wide = ctx->opts.system_wide || ctx->opts.cpu_list;
-	bool leader = evsel->leader == evsel;
+	struct perf_event_attr *attr = evsel__attr(evsel);
+	bool leader = evsel__leader(evsel) == evsel;
 
 	/*
 	 * As perf: only leaders start disabled (and wait for exec); members
 	 * follow their leader.  A disabled member of a running group would
 	 * stay off: enabled, never running, <not counted>.
 	 */
-	evsel->attr.disabled = leader;
+	attr->disabled = leader;
 	/* children of counted tasks; meaningless (and refused by shared mode) CPU-wide */
-	evsel->attr.inherit = !cpu_wide;
-	evsel->attr.enable_on_exec = leader && counting_child(ctx);
+	attr->inherit = !cpu_wide;
+	attr->enable_on_exec = leader && counting_child(ctx);
 	/* counting, not sampling: a tracepoint's or period='s period goes */
-	evsel->attr.sample_period = 0;
-	evsel->attr.freq = 0;
-	evsel->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr->sample_period = 0;
+	attr->freq = 0;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	/* as perf stat: a group is read in one go through its leader */
-	if (evsel->leader->nr_members > 1)
-		evsel->attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
+	if (evsel__nr_members(evsel__leader(evsel)) > 1)
+		attr->read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
 }
 
 /*
@@ -634,13 +635,14 @@ static void raise_nofile(struct stat_ctx *ctx, unsigned long need)
 
 static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)
 {
+	struct cgroup *cgrp = evsel__cgroup(evsel);
 	struct rlimit rl = { 0, 0 };
 
 	switch (-err) {
 	case EACCES:
 	case EPERM:
 		pr_err("opening event '%s': %s (%s): counting %s needs CAP_PERFMON (or CAP_SYS_ADMIN) or kernel.perf_event_paranoid <= %d; it is %d\n",
-		       evsel->name, strerror(-err), perfx__errname(err),
+		       evsel__name(evsel), strerror(-err), perfx__errname(err),
 		       ctx->opts.system_wide || ctx->opts.cpu_list ? "CPUs" : "these tasks",
 		       ctx->opts.system_wide || ctx->opts.cpu_list ? 0 : 1, evsel__paranoid_level());
 		break;
@@ -648,16 +650,17 @@ static int open_error(struct stat_ctx *ctx, struct evsel *evsel, int err)
 	case ENFILE:
 		getrlimit(RLIMIT_NOFILE, &rl);
 		pr_err("opening event '%s': %s (%s): %d counting events x %d CPUs x %d threads need more descriptors than the limit of %llu; raise 'ulimit -n'\n",
-		       evsel->name, strerror(-err), perfx__errname(err), ctx->evlist->nr, ctx->cpus->nr,
-		       ctx->threads->nr, (unsigned long long)rl.rlim_cur);
+		       evsel__name(evsel), strerror(-err), perfx__errname(err),
+		       evlist__nr(ctx->evlist), ctx->cpus->nr, ctx->threads->nr,
+		       (unsigned long long)rl.rlim_cur);
 		break;
 	case ESRCH:
 		pr_err("opening event '%s': the task to count does not exist (%s)\n",
-		       evsel->name, perfx__errname(err));
+		       evsel__name(evsel), perfx__errname(err));
 		break;
 	default:
-		pr_err("opening event '%s'%s%s: %s (%s)\n", evsel->name,
-		       evsel->cgrp ? " in cgroup " : "", evsel->cgrp ? evsel->cgrp->name : "",
+		pr_err("opening event '%s'%s%s: %s (%s)\n", evsel__name(evsel),
+		       cgrp ? " in cgroup " : "", cgrp ? cgrp->name : "",
 		       strerror(-err), perfx__errname(err));
 		break;
 	}
@@ -687,10 +690,10 @@ static const char *share_strerror(struct stat_ctx *ctx, const struct counter *co
 	int k = counter->refused_index, nm = counter->nr_members, j;
 
 	if (k >= 0 && k < counter->nr_cgrps) {
-		r.cgrp = counter->evsels[k * nm]->cgrp;
+		r.cgrp = evsel__cgroup(counter->evsels[k * nm]);
 		for (j = 0; j < k && !r.first; j++)
-			if (counter->evsels[j * nm]->cgrp->id == r.cgrp->id)
-				r.first = counter->evsels[j * nm]->cgrp;
+			if (evsel__cgroup(counter->evsels[j * nm])->id == r.cgrp->id)
+				r.first = evsel__cgroup(counter->evsels[j * nm]);
 	}
 	if (r.err == -ENODEV)
 		r.ctrl = cgroup__controller(NULL, "perf_event");
@@ -703,9 +706,9 @@ static void report_fallbacks(struct stat_ctx *ctx)
 	char why[2 * PATH_MAX + 512];
 	int i;
 
-	for (i = 0; i < ctx->evlist->nr_counters; i++) {
-		struct counter *counter = &ctx->evlist->counters[i];
-		const char *name = counter->tmpl[0]->name;
+	for (i = 0; i < evlist__nr_counters(ctx->evlist); i++) {
+		struct counter *counter = evlist__counter(ctx->evlist, i);
+		const char *name = evsel__name(counter->tmpl[0]);
 
 		if (counter->refused && counter->bpf_refused)
 			pr_info("--for-each-cgroup: event '%s': %s; BPF: %s; using per-cgroup events\n",
@@ -729,10 +732,10 @@ static void cgroup_mode_name(struct stat_ctx *ctx, char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (j = 0; j < (int)ARRAY_SIZE(all); j++) {
-		for (i = 0; i < ctx->evlist->nr_counters; i++)
-			if (ctx->evlist->counters[i].ops == all[j])
+		for (i = 0; i < evlist__nr_counters(ctx->evlist); i++)
+			if (evlist__counter(ctx->evlist, i)->ops == all[j])
 				break;
-		if (i == ctx->evlist->nr_counters)
+		if (i == evlist__nr_counters(ctx->evlist))
 			continue;
 		n = snprintf(buf + len, size - len, "%s%s", len ? " and " : "", all[j]->name);
 		len = n < size - len ? len + n : size - 1;
@@ -743,21 +746,23 @@ static void cgroup_mode_name(struct stat_ctx *ctx, char *buf, size_t size)
 static int open_counters(struct stat_ctx *ctx)
 {
 	char why[2 * PATH_MAX + 512];
+	struct evlist *tmpl = evlist__tmpl(ctx->evlist);
 	struct evsel *evsel, *failed;
 	double t0 = now_ms();
+	unsigned long nr;
 	int i, err;
 
 	evlist__set_maps(ctx->evlist, ctx->cpus, ctx->threads);
 	evlist__for_each(ctx->evlist, i, evsel)
 		config_attr(ctx, evsel);
 	/* what the carriers and the copies of cgroups that join are made of */
-	if (ctx->evlist->tmpl)
-		evlist__for_each(ctx->evlist->tmpl, i, evsel)
+	if (tmpl)
+		evlist__for_each(tmpl, i, evsel)
 			config_attr(ctx, evsel);
 	/* --follow-cgroups: as many as the cap lets in */
-	raise_nofile(ctx, (unsigned long)(ctx->follow ? ctx->evlist->tmpl->nr * ctx->opts.max_cgroups :
-					  ctx->evlist->nr) * ctx->cpus->nr * ctx->threads->nr);
-	ctx->evlist->skip_unsupported = true;
+	nr = ctx->follow ? evlist__nr(tmpl) * ctx->opts.max_cgroups : evlist__nr(ctx->evlist);
+	raise_nofile(ctx, nr * ctx->cpus->nr * ctx->threads->nr);
+	evlist__set_skip_unsupported(ctx->evlist, true);
 	err = evlist__open(ctx->evlist, &failed);
 	ctx->setup_ms = now_ms() - t0;
 	ctx->bpf_missed = 0;
@@ -768,15 +773,15 @@ static int open_counters(struct stat_ctx *ctx)
 	}
 	if (!failed)
 		return err;	/* no event's fault: ENOMEM, reported by the caller */
-	for (i = 0; i < ctx->evlist->nr_counters; i++) {
-		struct counter *counter = &ctx->evlist->counters[i];
+	for (i = 0; i < evlist__nr_counters(ctx->evlist); i++) {
+		struct counter *counter = evlist__counter(ctx->evlist, i);
 
 		if (counter->ops == &counter_bpf_ops && counter->bpf_refused) {
 			pr_err("--cgroup-mode=bpf: %s\n", cgroup_bpf__strerror(counter->bpf));
 			return err;
 		}
 		if (counter->ops == &counter_share_ops && counter->refused) {
-			pr_err("--cgroup-mode=shared: event '%s': %s\n", failed->name,
+			pr_err("--cgroup-mode=shared: event '%s': %s\n", evsel__name(failed),
 			       share_strerror(ctx, counter, why, sizeof(why)));
 			return err;
 		}
@@ -793,9 +798,9 @@ static int read_counters(struct stat_ctx *ctx)
 	if (err == -EAGAIN)
 		/* only READ_CGROUP says so: cgroup_share__read() retried it */
 		pr_err("reading event '%s': its cgroups or its group kept changing during %d PERF_EVENT_IOC_READ_CGROUP calls (EAGAIN)\n",
-		       failed->name, CGROUP_SHARE_READ_TRIES);
+		       evsel__name(failed), CGROUP_SHARE_READ_TRIES);
 	else if (err)
-		pr_err("reading event '%s': %s (%s)\n", failed->name, strerror(-err),
+		pr_err("reading event '%s': %s (%s)\n", evsel__name(failed), strerror(-err),
 		       perfx__errname(err));
 	return err;
 }
@@ -811,9 +816,9 @@ static void check_bpf_missed(struct stat_ctx *ctx)
 	struct cgroup_bpf *bpf = NULL;
 	int i, c;
 
-	for (i = 0; i < ctx->evlist->nr_counters && !bpf; i++)
-		if (ctx->evlist->counters[i].ops == &counter_bpf_ops)
-			bpf = ctx->evlist->counters[i].bpf;
+	for (i = 0; i < evlist__nr_counters(ctx->evlist) && !bpf; i++)
+		if (evlist__counter(ctx->evlist, i)->ops == &counter_bpf_ops)
+			bpf = evlist__counter(ctx->evlist, i)->bpf;
 	if (!bpf)
 		return;
 	for (c = 0; c < ctx->cpus->nr; c++) {
@@ -865,10 +870,10 @@ static void delete_evsels(struct evsel **evsels, int nr)
 static int serve_grow(struct stat_ctx *ctx)
 {
 	size_t sz = sizeof(*ctx->served);
-	int cap = ctx->evlist->nr + ctx->evlist->nr / 2;
+	int nr = evlist__nr(ctx->evlist), cap = nr + nr / 2;
 	struct openmetrics_count *n;
 
-	if (ctx->evlist->nr > ctx->cap_served) {
+	if (nr > ctx->cap_served) {
 		n = realloc(ctx->served, cap * sz);
 		if (!n)
 			return -ENOMEM;
@@ -879,9 +884,9 @@ static int serve_grow(struct stat_ctx *ctx)
 		ctx->scrape = n;
 		ctx->cap_served = cap;
 	}
-	if (ctx->evlist->nr > ctx->nr_served) {
-		memset(&ctx->served[ctx->nr_served], 0, (ctx->evlist->nr - ctx->nr_served) * sz);
-		ctx->nr_served = ctx->evlist->nr;
+	if (nr > ctx->nr_served) {
+		memset(&ctx->served[ctx->nr_served], 0, (nr - ctx->nr_served) * sz);
+		ctx->nr_served = nr;
 	}
 	return 0;
 }
@@ -894,7 +899,7 @@ static int serve_grow(struct stat_ctx *ctx)
  */
 static int serve_retire(struct stat_ctx *ctx)
 {
-	int i, j = 0, n = 0, nr = ctx->evlist->nr, err;
+	int i, j = 0, n = 0, nr = evlist__nr(ctx->evlist), err;
 
 	delete_evsels(ctx->gone, ctx->nr_gone);
 	ctx->gone = NULL;
@@ -904,7 +909,7 @@ static int serve_retire(struct stat_ctx *ctx)
 		return err;
 	/* the retired ones, in order, keep the index they had in the list */
 	for (i = 0; i < nr; i++) {
-		if (j < ctx->nr_gone && ctx->gone[j]->idx == i)
+		if (j < ctx->nr_gone && evsel__idx(ctx->gone[j]) == i)
 			j++;
 		else
 			ctx->served[n++] = ctx->served[i];
@@ -944,10 +949,10 @@ static int serve_read(void *arg, const struct openmetrics_count **counts, int *n
 		struct openmetrics_count *c = &ctx->served[i];
 		const struct evsel_counts *aggr;
 
-		if (!evsel->supported || !evsel->cgrp)
+		if (!evsel__is_supported(evsel) || !evsel__cgroup(evsel))
 			continue;
-		c->cgroup = evsel->cgrp->name;
-		c->event = evsel->name;
+		c->cgroup = evsel__cgroup(evsel)->name;
+		c->event = evsel__name(evsel);
 		aggr = &evsel__stat(evsel)->aggr[0];
 		if (aggr->val > c->val)
 			c->val = aggr->val;

@@ -129,9 +129,10 @@ int record__setup_maps(struct record *rec)
 /* @base and the modifiers perf's evsel__add_modifiers() reads from the attr */
 static int record__rename(struct evsel *evsel, const char *base)
 {
-	const struct perf_event_attr *attr = &evsel->attr;
+	const struct perf_event_attr *attr = evsel__attr(evsel);
 	bool excl_guest_default = false;
-	char mods[16] = "", *m = mods;
+	char mods[16] = "", *m = mods, *name;
+	int err;
 
 	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
 		if (!attr->exclude_kernel)
@@ -153,18 +154,17 @@ static int record__rename(struct evsel *evsel, const char *base)
 			*m++ = 'G';
 	}
 	*m = '\0';
-	free(evsel->name);
-	if (asprintf(&evsel->name, "%s%s%s", base, *mods ? ":" : "", mods) < 0) {
-		evsel->name = NULL;
+	if (asprintf(&name, "%s%s%s", base, *mods ? ":" : "", mods) < 0)
 		return -ENOMEM;
-	}
-	return 0;
+	err = evsel__set_name(evsel, name);
+	free(name);
+	return err;
 }
 
 /* perf's evsel__fallback(): what to change before trying again */
 static bool record__fallback(struct record *rec, struct evsel *evsel, int err)
 {
-	struct perf_event_attr *attr = &evsel->attr;
+	struct perf_event_attr *attr = evsel__attr(evsel);
 	struct evsel *pos;
 	int i;
 
@@ -172,7 +172,7 @@ static bool record__fallback(struct record *rec, struct evsel *evsel, int err)
 		/* a kernel before PERF_FORMAT_LOST */
 		rec->args.opts.no_lost = true;
 		evlist__for_each(rec->evlist, i, pos)
-			pos->attr.read_format &= ~(__u64)PERF_FORMAT_LOST;
+			evsel__attr(pos)->read_format &= ~(__u64)PERF_FORMAT_LOST;
 		return true;
 	}
 	if (attr->type == PERF_TYPE_HARDWARE && attr->config == PERF_COUNT_HW_CPU_CYCLES) {
@@ -199,17 +199,17 @@ static int record__open_error(struct evsel *evsel, int err)
 		return err;	/* no event's fault: ENOMEM, reported by cmd_record() */
 	if (err == -ENOENT) {
 		/* perf's evsel__open_strerror(): an event this machine does not have */
-		pr_err("Error:\nThe %s event is not supported.\n", evsel->name);
+		pr_err("Error:\nThe %s event is not supported.\n", evsel__name(evsel));
 		return err;
 	}
-	if (err == -EOPNOTSUPP && (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)) {
+	if (err == -EOPNOTSUPP && (evsel__attr(evsel)->sample_type & PERF_SAMPLE_BRANCH_STACK)) {
 		/* --call-graph lbr without a PMU that has it */
 		pr_err("Error:\n%s: PMU Hardware or event type doesn't support branch stack sampling.\n",
-		       evsel->name);
+		       evsel__name(evsel));
 		return err;
 	}
 	pr_err("Error:\nThe sys_perf_event_open() syscall returned with %d (%s) for event (%s) (%s).\n",
-	       -err, strerror(-err), evsel->name, perfx__errname(err));
+	       -err, strerror(-err), evsel__name(evsel), perfx__errname(err));
 	if (err == -EACCES || err == -EPERM)
 		pr_err("perf_event_paranoid is %d: see /proc/sys/kernel/perf_event_paranoid\n",
 		       evsel__paranoid_level());
@@ -231,17 +231,18 @@ int record__open(struct record *rec)
 	if (err)
 		return record__open_error(failed, err);
 	evlist__for_each(rec->evlist, i, evsel) {
-		int nr = evsel__nr_fds(evsel);
+		int nr = evsel__nr_fds(evsel), nt = evsel__threads(evsel)->nr;
 		__u64 *ids = calloc(nr, sizeof(*ids));
 
 		if (!ids)
 			return -ENOMEM;
+		/* the ids in the order of the fds: CPU-major, as evsel__fd() has them */
 		for (j = 0, err = 0; j < nr && !err; j++)
-			if (ioctl(evsel->fds[j], PERF_EVENT_IOC_ID, &ids[j]))
+			if (ioctl(evsel__fd(evsel, j / nt, j % nt), PERF_EVENT_IOC_ID, &ids[j]))
 				err = -errno;
 		if (!err)
-			err = perfx_header__add_attr(&rec->header, &evsel->attr,
-						     sizeof(evsel->attr), ids, nr);
+			err = perfx_header__add_attr(&rec->header, evsel__attr(evsel),
+						     sizeof(struct perf_event_attr), ids, nr);
 		free(ids);
 		if (err)
 			return err;

@@ -27,7 +27,7 @@ static int record__mmap_cpu(struct record *rec, int c)
 	int i, t, err;
 
 	evlist__for_each(rec->evlist, i, evsel) {
-		for (t = 0; t < evsel->threads->nr; t++) {
+		for (t = 0; t < evsel__threads(evsel)->nr; t++) {
 			int fd = evsel__fd(evsel, c, t);
 
 			if (fd < 0)
@@ -48,7 +48,7 @@ static int record__mmap_cpu(struct record *rec, int c)
 
 out_err:
 	pr_err("mapping the ring buffer of CPU %d (%u pages): %s (%s)\n",
-	       rec->evlist->cpus->map[c], rec->args.mmap_pages, strerror(-err),
+	       evlist__cpus(rec->evlist)->map[c], rec->args.mmap_pages, strerror(-err),
 	       perfx__errname(err));
 	if (err == -EPERM)
 		pr_err("the locked-memory limit is too small: see -m and /proc/sys/kernel/perf_event_mlock_kb\n");
@@ -74,7 +74,7 @@ int record__mmap(struct record *rec)
 		.affinity = rec->args.affinity,
 		.nr_aio = rec->args.nr_aio,
 	};
-	const struct cpu_map *cpus = rec->evlist->cpus;
+	const struct cpu_map *cpus = evlist__cpus(rec->evlist);
 	int c, err;
 
 	err = numa_topo__new(NUMA_SYSFS, &rec->topo);

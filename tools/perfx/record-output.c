@@ -55,12 +55,12 @@ static int record__tracing_data(struct record *rec)
 	int i, nr = 0, err;
 	const char **tps;
 
-	tps = calloc(rec->evlist->nr, sizeof(*tps));
+	tps = calloc(evlist__nr(rec->evlist), sizeof(*tps));
 	if (!tps)
 		return -ENOMEM;
 	evlist__for_each(rec->evlist, i, evsel)
-		if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
-			tps[nr++] = evsel->name;
+		if (evsel__attr(evsel)->type == PERF_TYPE_TRACEPOINT)
+			tps[nr++] = evsel__name(evsel);
 	if (!nr) {
 		free(tps);
 		return 0;
@@ -82,15 +82,15 @@ static int record__group_desc(struct record *rec)
 	struct evsel *evsel;
 	int i, nr = 0, err;
 
-	groups = calloc(rec->evlist->nr, sizeof(*groups));
+	groups = calloc(evlist__nr(rec->evlist), sizeof(*groups));
 	if (!groups)
 		return -ENOMEM;
 	evlist__for_each(rec->evlist, i, evsel) {
-		if (evsel->leader != evsel || evsel->nr_members < 2)
+		if (evsel__leader(evsel) != evsel || evsel__nr_members(evsel) < 2)
 			continue;
 		groups[nr++] = (struct feature_group){
 			.leader_idx = i,
-			.nr_members = evsel->nr_members,
+			.nr_members = evsel__nr_members(evsel),
 		};
 	}
 	err = nr ? feature__add_group_desc(&rec->header, groups, nr) : 0;
@@ -104,7 +104,7 @@ int record__write_header(struct record *rec, int argc, const char **argv)
 	const char **names;
 	int i, err;
 
-	names = calloc(rec->evlist->nr, sizeof(*names));
+	names = calloc(evlist__nr(rec->evlist), sizeof(*names));
 	if (!names)
 		return -ENOMEM;
 	err = feature__add_machine(&rec->header, PERFX_VERSION, argc, argv);
@@ -120,7 +120,7 @@ int record__write_header(struct record *rec, int argc, const char **argv)
 	if (!err && rec->pipe)
 		err = feature__add_sample_time(&rec->header, 0, 0);
 	evlist__for_each(rec->evlist, i, evsel)
-		names[i] = evsel->name;
+		names[i] = evsel__name(evsel);
 	if (!err)
 		err = feature__add_event_desc(&rec->header, names);
 	free(names);

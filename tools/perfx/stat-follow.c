@@ -214,6 +214,6 @@ int stat_follow__update(struct stat_follow *f, struct evlist *evlist, int (*read
 		return changed;
 	if (err && err != -ENOMEM)
 		pr_err("--follow-cgroups: opening event '%s' for the cgroups that changed: %s (%s)\n",
-		       failed ? failed->name : "?", strerror(-err), perfx__errname(err));
+		       failed ? evsel__name(failed) : "?", strerror(-err), perfx__errname(err));
 	return err;
 }

@@ -15,7 +15,7 @@
 #include "cgroup-bpf.h"
 #include "counter.h"
 #include "cpumap.h"
-#include "evsel.h"
+#include "evsel-internal.h"
 #include "util.h"
 
 struct bpf_counter {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "counter.h"
-#include "evsel.h"
+#include "evsel-internal.h"
 #include "threadmap.h"
 
 static int events_open_cpu(struct counter *counter, int c, struct evsel **failed)

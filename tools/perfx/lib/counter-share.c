@@ -15,7 +15,7 @@
 #include "cgroup-share.h"
 #include "counter.h"
 #include "cpumap.h"
-#include "evsel.h"
+#include "evsel-internal.h"
 
 struct share {
 	struct evsel **carriers;	/* [nr_members] */

@@ -8,7 +8,7 @@
 
 #include "counter.h"
 #include "cpumap.h"
-#include "evsel.h"
+#include "evsel-internal.h"
 
 bool counter__errno_unsupported(int err)
 {

@@ -9,8 +9,8 @@
 #include "cgroup-bpf.h"
 #include "counter.h"
 #include "cpumap.h"
-#include "evlist.h"
-#include "evsel.h"
+#include "evlist-internal.h"
+#include "evsel-internal.h"
 #include "threadmap.h"
 #include "util.h"
 
@@ -561,4 +561,44 @@ unsigned long evlist__nr_reads(const struct evlist *evlist)
 	for (i = 0; i < evlist->nr_counters; i++)
 		nr += evlist->counters[i].nr_reads;
 	return nr;
+}
+
+int evlist__nr(const struct evlist *evlist)
+{
+	return evlist->nr;
+}
+
+struct evsel *evlist__entry(const struct evlist *evlist, int i)
+{
+	return evlist->entries[i];
+}
+
+struct evlist *evlist__tmpl(const struct evlist *evlist)
+{
+	return evlist->tmpl;
+}
+
+struct cpu_map *evlist__cpus(const struct evlist *evlist)
+{
+	return evlist->cpus;
+}
+
+struct thread_map *evlist__threads(const struct evlist *evlist)
+{
+	return evlist->threads;
+}
+
+int evlist__nr_counters(const struct evlist *evlist)
+{
+	return evlist->nr_counters;
+}
+
+struct counter *evlist__counter(const struct evlist *evlist, int i)
+{
+	return &evlist->counters[i];
+}
+
+void evlist__set_skip_unsupported(struct evlist *evlist, bool skip)
+{
+	evlist->skip_unsupported = skip;
 }

@@ -20,31 +20,30 @@ enum evlist_cgroup_mode {
 };
 
 /*
- * The ordered list of events as they are printed.  It owns the CPUs and
- * tasks they count on, and the counters (counter.h) that open, enable,
- * read and close them: one per event group, or per event group across its
- * cgroup copies after evlist__expand_cgroups().
+ * The ordered list of events as they are printed, and what counts them
+ * (evlist-internal.h); a command walks it with evlist__for_each().
  */
-struct evlist {
-	int nr;
-	struct evsel **entries;
-	size_t alloc;
-	/* an expanded list's events as parsed: what a cgroup's copy is made of */
-	struct evlist *tmpl;
-	struct cpu_map *cpus;
-	struct thread_map *threads;
-	int nr_counters;
-	struct counter *counters;
-	/*
-	 * perf stat's rule: an event the kernel cannot count (ENOENT,
-	 * EOPNOTSUPP, ...) is <not supported> and the rest count; else
-	 * (record's) evlist__open() fails on it
-	 */
-	bool skip_unsupported;
-};
+struct evlist;
 
 #define evlist__for_each(evlist, i, evsel) \
-	for ((i) = 0; (i) < (evlist)->nr && ((evsel) = (evlist)->entries[i]); (i)++)
+	for ((i) = 0; (i) < evlist__nr(evlist) && ((evsel) = evlist__entry(evlist, i)); (i)++)
+
+int evlist__nr(const struct evlist *evlist);
+struct evsel *evlist__entry(const struct evlist *evlist, int i);
+/* an expanded list's events as parsed, what its cgroups' copies are made of; else NULL */
+struct evlist *evlist__tmpl(const struct evlist *evlist);
+/* set by evlist__set_maps() */
+struct cpu_map *evlist__cpus(const struct evlist *evlist);
+struct thread_map *evlist__threads(const struct evlist *evlist);
+/* the counters (counter.h), made at evlist__open() or evlist__expand_cgroups() */
+int evlist__nr_counters(const struct evlist *evlist);
+struct counter *evlist__counter(const struct evlist *evlist, int i);
+/*
+ * perf stat's rule: an event the kernel cannot count (ENOENT, EOPNOTSUPP,
+ * ...) is <not supported> and the rest count; else (record's)
+ * evlist__open() fails on it
+ */
+void evlist__set_skip_unsupported(struct evlist *evlist, bool skip);
 
 struct evlist *evlist__new(void);
 void evlist__delete(struct evlist *evlist);

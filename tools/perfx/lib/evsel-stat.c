@@ -2,6 +2,7 @@
 /* stat's extension of an event, beside the event core (evsel.h) */
 #include <stdlib.h>
 
+#include "evsel-internal.h"
 #include "evsel-stat.h"
 
 static void evsel_stat__delete(void *priv)
@@ -25,4 +26,14 @@ struct evsel_stat *evsel_stat__get(struct evsel *evsel)
 	evsel->priv = st;
 	evsel->priv_free = evsel_stat__delete;
 	return st;
+}
+
+struct evsel_stat *evsel__stat(const struct evsel *evsel)
+{
+	return evsel->priv;
+}
+
+int evsel__nr_aggr(const struct evsel *evsel)
+{
+	return evsel->priv ? evsel__stat(evsel)->nr_aggr : 0;
 }

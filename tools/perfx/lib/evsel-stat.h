@@ -8,7 +8,7 @@
 /*
  * stat's extension of an event: its counts aggregated for display and,
  * with -r, the statistics of its runs.  Made at the event's first
- * aggregation and freed with the event (evsel->priv).
+ * aggregation and freed with the event (its priv, evsel-internal.h).
  */
 struct evsel_stat {
 	/* values to print: one per CPU with -A, else one; scaled by ena/run */
@@ -22,15 +22,8 @@ struct evsel_stat {
 struct evsel_stat *evsel_stat__get(struct evsel *evsel);
 
 /* The extension once @evsel was aggregated; else NULL. */
-static inline struct evsel_stat *evsel__stat(const struct evsel *evsel)
-{
-	return evsel->priv;
-}
-
+struct evsel_stat *evsel__stat(const struct evsel *evsel);
 /* the aggregated values of @evsel: none before its first aggregation */
-static inline int evsel__nr_aggr(const struct evsel *evsel)
-{
-	return evsel->priv ? evsel__stat(evsel)->nr_aggr : 0;
-}
+int evsel__nr_aggr(const struct evsel *evsel);
 
 #endif /* __PERFX_EVSEL_STAT_H */

@@ -12,7 +12,7 @@
 #include "cgroup.h"
 #include "cpumap.h"
 #include "debug.h"
-#include "evsel.h"
+#include "evsel-internal.h"
 #include "threadmap.h"
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
@@ -313,4 +313,61 @@ void evsel__save_prev(struct evsel *evsel)
 {
 	if (evsel->counts && evsel->cpus)
 		memcpy(evsel->prev, evsel->counts, evsel->cpus->nr * sizeof(*evsel->prev));
+}
+
+const char *evsel__name(const struct evsel *evsel)
+{
+	return evsel->name;
+}
+
+/* a copy of @name; on -ENOMEM the old one stays */
+int evsel__set_name(struct evsel *evsel, const char *name)
+{
+	char *n = strdup(name);
+
+	if (!n)
+		return -ENOMEM;
+	free(evsel->name);
+	evsel->name = n;
+	return 0;
+}
+
+struct perf_event_attr *evsel__attr(struct evsel *evsel)
+{
+	return &evsel->attr;
+}
+
+int evsel__idx(const struct evsel *evsel)
+{
+	return evsel->idx;
+}
+
+struct evsel *evsel__leader(const struct evsel *evsel)
+{
+	return evsel->leader;
+}
+
+int evsel__nr_members(const struct evsel *evsel)
+{
+	return evsel->nr_members;
+}
+
+struct cgroup *evsel__cgroup(const struct evsel *evsel)
+{
+	return evsel->cgrp;
+}
+
+struct cpu_map *evsel__cpus(const struct evsel *evsel)
+{
+	return evsel->cpus;
+}
+
+struct thread_map *evsel__threads(const struct evsel *evsel)
+{
+	return evsel->threads;
+}
+
+bool evsel__is_supported(const struct evsel *evsel)
+{
+	return evsel->supported;
 }

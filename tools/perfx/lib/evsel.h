@@ -7,6 +7,7 @@
 
 struct cgroup;
 struct cpu_map;
+struct evsel;
 struct thread_map;
 
 struct evsel_counts {
@@ -16,35 +17,23 @@ struct evsel_counts {
 };
 
 /*
- * One event as the user named it, or its copy for one cgroup.  Opened by
- * the events backend it has one fd per (CPU, thread); whatever backend
- * counts it (counter.h), counts[] holds the cumulative values per CPU
- * index summed over threads, prev[] the values at the previous interval.
- * What a command keeps beside (stat's aggregation: evsel-stat.h) hangs
- * off priv, freed with the event by priv_free.
+ * One event as the user named it, or its copy for one cgroup: its layout
+ * is the library's (evsel-internal.h), the commands read it through these.
  */
-struct evsel {
-	struct perf_event_attr attr;
-	char *name;
-	const char *unit;
-	double scale;
-	int idx;
-	struct evsel *leader;
-	int nr_members;
-	struct cgroup *cgrp;
-	struct cpu_map *cpus;
-	struct thread_map *threads;
-	int *fds;
-	struct evsel_counts *counts;
-	struct evsel_counts *prev;
-	bool supported;
-	/* its cgroup left: it counts no more, its counts are the last read */
-	bool retired;
-	/* its own modifier named G or H: a group's u or p leaves the guest be */
-	bool exclude_gh;
-	void *priv;
-	void (*priv_free)(void *priv);
-};
+const char *evsel__name(const struct evsel *evsel);
+int evsel__set_name(struct evsel *evsel, const char *name);
+struct perf_event_attr *evsel__attr(struct evsel *evsel);
+/* its place in its list (evlist__add()), kept when it is taken out retired */
+int evsel__idx(const struct evsel *evsel);
+/* itself if it leads a group or is in none; only the leader knows nr_members */
+struct evsel *evsel__leader(const struct evsel *evsel);
+int evsel__nr_members(const struct evsel *evsel);
+struct cgroup *evsel__cgroup(const struct evsel *evsel);
+/* what it counts on, once the list was opened (evsel__prepare()) */
+struct cpu_map *evsel__cpus(const struct evsel *evsel);
+struct thread_map *evsel__threads(const struct evsel *evsel);
+/* false once the kernel said it has no such event (stat's <not supported>) */
+bool evsel__is_supported(const struct evsel *evsel);
 
 /* /proc/sys/kernel/perf_event_paranoid; 2, Debian's default, if unreadable */
 int evsel__paranoid_level(void);

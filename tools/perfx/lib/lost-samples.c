@@ -5,7 +5,7 @@
 
 #include "data.h"
 #include "evlist.h"
-#include "evsel.h"
+#include "evsel-internal.h"
 #include "lost-samples.h"
 #include "sample-id.h"
 

@@ -36,8 +36,8 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "evlist.h"
-#include "evsel.h"
+#include "evlist-internal.h"
+#include "evsel-internal.h"
 #include "parse-events.h"
 #include "sysfs.h"
 #include "util.h"

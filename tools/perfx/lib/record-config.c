@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evlist.h"
-#include "evsel.h"
+#include "evlist-internal.h"
+#include "evsel-internal.h"
 #include "record-config.h"
 
 static void evsel__config_period(struct evsel *evsel, const struct record_opts *opts)

@@ -29,7 +29,7 @@
 #include "cpumap.h"
 #include "escape.h"
 #include "evlist.h"
-#include "evsel.h"
+#include "evsel-internal.h"
 #include "evsel-stat.h"
 #include "stat-display.h"
 #include "util.h"

@@ -13,9 +13,9 @@
 
 #include "cpumap.h"
 #include "data.h"
-#include "evlist.h"
+#include "evlist-internal.h"
 #include "event.h"
-#include "evsel.h"
+#include "evsel-internal.h"
 #include "header.h"
 #include "synthesize-evlist.h"
 #include "threadmap.h"

@@ -16,8 +16,8 @@
 #include <linux/perf_event.h>
 
 #include "lib/cpumap.h"
-#include "lib/evlist.h"
-#include "lib/evsel.h"
+#include "lib/evlist-internal.h"
+#include "lib/evsel-internal.h"
 #include "lib/threadmap.h"
 #include "tests/tap.h"
 

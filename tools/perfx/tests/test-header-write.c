@@ -14,7 +14,7 @@
 
 #include "lib/cpumap.h"
 #include "lib/data.h"
-#include "lib/evlist.h"
+#include "lib/evlist-internal.h"
 #include "lib/feature.h"
 #include "lib/header.h"
 #include "lib/synthesize-evlist.h"

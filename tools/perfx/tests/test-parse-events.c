@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/evlist.h"
-#include "lib/evsel.h"
+#include "lib/evlist-internal.h"
+#include "lib/evsel-internal.h"
 #include "lib/parse-events.h"
 #include "lib/util.h"
 #include "tests/dir-tree.h"

@@ -12,8 +12,8 @@
 
 #include "lib/cgroup.h"
 #include "lib/cpumap.h"
-#include "lib/evlist.h"
-#include "lib/evsel.h"
+#include "lib/evlist-internal.h"
+#include "lib/evsel-internal.h"
 #include "lib/stat-display.h"
 #include "tests/tap.h"
 
