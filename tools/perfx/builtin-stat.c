@@ -763,6 +763,7 @@ static int open_counters(struct stat_ctx *ctx)
 	nr = ctx->follow ? evlist__nr(tmpl) * ctx->opts.max_cgroups : evlist__nr(ctx->evlist);
 	raise_nofile(ctx, nr * ctx->cpus->nr * ctx->threads->nr);
 	evlist__set_skip_unsupported(ctx->evlist, true);
+	evlist__set_cpu_affinity(ctx->evlist, true);
 	err = evlist__open(ctx->evlist, &failed);
 	ctx->setup_ms = now_ms() - t0;
 	ctx->bpf_missed = 0;

@@ -31,6 +31,8 @@ struct evlist {
 	 * (record's) evlist__open() fails on it
 	 */
 	bool skip_unsupported;
+	/* evlist__set_cpu_affinity() */
+	bool cpu_affinity;
 };
 
 #endif /* __PERFX_EVLIST_INTERNAL_H */

@@ -372,10 +372,11 @@ int evlist__unit_width(const struct evlist *evlist)
 int evlist__for_each_cpu(struct evlist *evlist, int (*fn)(struct evlist *evlist, int c,
 							  void *arg), void *arg)
 {
-	struct affinity aff;
+	struct affinity aff = { .ok = false };
 	int c, err = 0;
 
-	affinity__setup(&aff);
+	if (evlist->cpu_affinity)
+		affinity__setup(&aff);
 	for (c = 0; c < evlist->cpus->nr && !err; c++) {
 		affinity__set(&aff, evlist->cpus->map[c]);
 		err = fn(evlist, c, arg);
@@ -601,4 +602,9 @@ struct counter *evlist__counter(const struct evlist *evlist, int i)
 void evlist__set_skip_unsupported(struct evlist *evlist, bool skip)
 {
 	evlist->skip_unsupported = skip;
+}
+
+void evlist__set_cpu_affinity(struct evlist *evlist, bool move)
+{
+	evlist->cpu_affinity = move;
 }

@@ -44,6 +44,13 @@ struct counter *evlist__counter(const struct evlist *evlist, int i);
  * evlist__open() fails on it
  */
 void evlist__set_skip_unsupported(struct evlist *evlist, bool skip);
+/*
+ * perf stat's: the calls of each CPU's fds (open, read, ioctl) made from
+ * that CPU, so that the kernel allocates an event on its node and reads
+ * it without an IPI; else (record's, as perf record's) from where the
+ * caller runs, which nothing moves
+ */
+void evlist__set_cpu_affinity(struct evlist *evlist, bool move);
 
 struct evlist *evlist__new(void);
 void evlist__delete(struct evlist *evlist);
