@@ -27,6 +27,11 @@ struct stat_follow {
 	struct cgroup_set_change change;
 	/* cgroups the cap kept out at the last look: warned about when it changes */
 	int nr_capped;
+	/*
+	 * The last members of the set, added to the list but not counting
+	 * yet: said to have appeared once they count
+	 */
+	int nr_unsaid;
 };
 
 /* what the kernel lacks where inotify fails */
@@ -133,6 +138,8 @@ static void stat_follow__retire(struct stat_follow *f, struct evlist *evlist)
 
 		pr_info("--follow-cgroups: cgroup '%s' is gone: its last counts are shown once more\n",
 			f->set.cgrps[k]->name);
+		if (k >= f->set.nr - f->nr_unsaid)
+			f->nr_unsaid--;
 		evlist__retire_cgroup(evlist, k);
 		cgroup_set__remove(&f->set, k);
 	}
@@ -158,7 +165,7 @@ static int stat_follow__add(struct stat_follow *f, struct evlist *evlist)
 			       strerror(-err), perfx__errname(err));
 			return err;
 		}
-		pr_info("--follow-cgroups: cgroup '%s' appeared: counted from now\n", cgrp->name);
+		f->nr_unsaid++;
 		k++;
 	}
 	return 0;
@@ -168,12 +175,20 @@ static int stat_follow__add(struct stat_follow *f, struct evlist *evlist)
 static int stat_follow__apply(struct stat_follow *f, struct evlist *evlist,
 			      struct evsel **failed)
 {
-	int err;
+	int k, err;
 
 	stat_follow__retire(f, evlist);
 	err = stat_follow__add(f, evlist);
 	cgroup_set_change__exit(&f->change);
-	return err ? err : evlist__update(evlist, failed);
+	if (!err)
+		err = evlist__update(evlist, failed);
+	/* from this line on, a task in one of them is counted */
+	for (k = f->set.nr - f->nr_unsaid; !err && k < f->set.nr; k++)
+		pr_info("--follow-cgroups: cgroup '%s' appeared: counted from now\n",
+			f->set.cgrps[k]->name);
+	if (!err)
+		f->nr_unsaid = 0;
+	return err;
 }
 
 int stat_follow__update(struct stat_follow *f, struct evlist *evlist, int (*read)(void *arg),

@@ -75,6 +75,22 @@ wait_for()
 	return 1
 }
 
+# wait_counting - until perfx ($perfx_pid) counts: its list was expanded
+# (what it finds then is the start, past the cap an error) and its events
+# are open
+wait_counting()
+{
+	local end=$((SECONDS + 60))
+
+	while [ $SECONDS -lt $end ]; do
+		ls -l "/proc/$perfx_pid/fd" 2> /dev/null | grep -q 'anon_inode:\[perf_event\]' &&
+			return 0
+		kill -0 "$perfx_pid" 2> /dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
 # busy_in CGROUP - a busy loop in CGROUP for $BUSY s; prints its CPU time
 # in ms.  It is moved in while stopped: BPF mode gives a task that moves
 # while it runs the time since its CPU's last cgroup switch (perfx-stat(1))
@@ -195,7 +211,7 @@ check_table()
 	"$PERFX" stat -a -v -x, -e $EVENTS --cgroup-mode "$mode" --for-each-cgroup "$pat" \
 		--follow-cgroups 2> "$out" &
 	perfx_pid=$!
-	sleep 0.2
+	wait_counting
 	mkdir "$mnt/$pfx/b"
 	wait_for "cgroup '$pfx/b' appeared" "$out"
 	use=$(busy_in b)
@@ -335,7 +351,7 @@ rmdir "$mnt/$pfx/b"
 "$PERFX" stat -a -x, -e task-clock --for-each-cgroup "$pat" --follow-cgroups --max-cgroups 1 \
 	2> "$work/cap" &
 perfx_pid=$!
-sleep 0.2
+wait_counting
 mkdir "$mnt/$pfx/b"
 wait_for "more than --max-cgroups" "$work/cap"
 stop_perfx
