@@ -7,8 +7,9 @@
 #
 #   fleet-churn.py DIR FIRST NEXT PER_MIN SECONDS [PID...]
 #
-# DIR/cFIRST .. DIR/c(NEXT-1) exist, more of them than PIDs.  Every
-# 60/PER_MIN s, DIR/cNEXT is made, the PIDs (sleepers) moved into the
+# DIR/cFIRST .. DIR/c(NEXT-1) exist, more of them than PIDs, named with
+# six digits (every name as long: nothing perfx serves grows with the
+# numbers).  Every 60/PER_MIN s, DIR/cNEXT is made, the PIDs (sleepers) moved into the
 # newest cgroups, one each, and DIR/cFIRST removed, for SECONDS or until
 # SIGTERM.  Prints "FIRST NEXT LATE_MS": the live range at the end and the
 # latest a step ran behind its time; on an error, what failed instead.
@@ -36,12 +37,12 @@ def main():
                 time.sleep(due - now)
             else:
                 late = max(late, now - due)
-            os.mkdir(f"{d}/c{nxt}")
+            os.mkdir(f"{d}/c{nxt:06d}")
             nxt += 1
             for k, pid in enumerate(pids):
-                with open(f"{d}/c{nxt - 1 - k}/cgroup.procs", "w") as f:
+                with open(f"{d}/c{nxt - 1 - k:06d}/cgroup.procs", "w") as f:
                     f.write(pid)
-            os.rmdir(f"{d}/c{first}")
+            os.rmdir(f"{d}/c{first:06d}")
             first += 1
             i += 1
     finally:

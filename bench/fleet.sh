@@ -75,13 +75,17 @@ cleanup()
 trap cleanup EXIT
 ulimit -n 1048576 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
+# cg N - cgroup number N's path: six digits, as fleet-churn.py names them,
+# so that the names, and what perfx serves, do not grow with the churn
+cg() { printf '%s/%s/c%06d' "$mnt" "$base" "$1"; }
+
 # the sleepers: into the newest cgroups, so that the removals never find one
 place_sleepers()
 {
 	local i
 
 	for i in "${!sleepers[@]}"; do
-		echo "${sleepers[$i]}" > "$mnt/$base/c$((next - 1 - i))/cgroup.procs"
+		echo "${sleepers[$i]}" > "$(cg $((next - 1 - i)))/cgroup.procs"
 	done
 }
 
@@ -94,7 +98,7 @@ drop_cgroups()
 		echo "$i" > "$mnt/$base/cgroup.procs"
 	done
 	while [ $first -lt $next ]; do
-		rmdir "$mnt/$base/c$first" 2>/dev/null
+		rmdir "$(cg $first)" 2>/dev/null
 		first=$((first + 1))
 	done
 }
@@ -125,7 +129,7 @@ run_mode()
 	hz=$(getconf CLK_TCK)
 	first=$next
 	for ((i = 0; i < K; i++)); do
-		mkdir "$mnt/$base/c$next"
+		mkdir "$(cg $next)"
 		next=$((next + 1))
 	done
 	place_sleepers
