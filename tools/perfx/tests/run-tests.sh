@@ -41,7 +41,7 @@ trap 'rm -f "$log"' EXIT
 # suite NAME CMD... - run CMD, echo its TAP lines, count them
 suite()
 {
-	local name=$1 rc before
+	local name=$1 rc before t0=$SECONDS
 
 	shift
 	echo "# $name"
@@ -49,6 +49,7 @@ suite()
 	"$@" > "$log" 2>&1
 	rc=$?
 	cat "$log"
+	echo "# $name took $((SECONDS - t0))s"
 	while IFS= read -r line; do
 		case "$line" in
 		"not ok "*"# TODO"*) xfail=$((xfail + 1)) ;;
