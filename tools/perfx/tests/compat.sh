@@ -342,9 +342,23 @@ per_event_fallback()
 }
 
 # 10. each allocation failing in turn: a message with every non-zero exit
+# fail_nth NTH ARGS... - perfx ARGS with its NTH allocation failing:
+# "NTH EXIT STDERR_BYTES"
+fail_nth()
+{
+	local nth=$1 err rc
+
+	shift
+	err=$(FAILALLOC_NTH=$nth LD_PRELOAD=$FAILALLOC "$PERFX_PLAIN" "$@" 2>&1 > /dev/null)
+	rc=$?
+	echo "$nth $rc ${#err}"
+}
+export -f fail_nth
+export PERFX_PLAIN FAILALLOC
+
 failing_allocations()
 {
-	local args=("$@") nth total failures=0 silent=0 crashed=0
+	local args=("$@") nth total rc len failures=0 silent=0 crashed=0
 
 	FAILALLOC_COUNT=1 LD_PRELOAD=$FAILALLOC "$PERFX_PLAIN" "${args[@]}" \
 		> /dev/null 2> "$work/count"
@@ -353,21 +367,23 @@ failing_allocations()
 		notok "perfx ${args[*]}: the shim counted no allocation"
 		return
 	fi
-	for nth in $(seq 1 "$total"); do
-		FAILALLOC_NTH=$nth LD_PRELOAD=$FAILALLOC "$PERFX_PLAIN" "${args[@]}" \
-			> /dev/null 2> "$work/err"
-		rc=$?
-		[ $rc -eq 0 ] && continue
+	# each run on its own: as many at once as there are CPUs
+	seq 1 "$total" | xargs -P "$(nproc)" -I NTH bash -c 'fail_nth "$@"' _ NTH "${args[@]}" |
+		sort -n > "$work/fails"
+	while read -r nth rc len; do
+		[ "$rc" -eq 0 ] && continue
 		failures=$((failures + 1))
-		if [ $rc -gt 128 ] && [ $rc -ne 129 ] && [ $rc -ne 255 ]; then
+		if [ "$rc" -gt 128 ] && [ "$rc" -ne 129 ] && [ "$rc" -ne 255 ]; then
 			crashed=$((crashed + 1))
 			echo "# allocation $nth: exit $rc"
-		elif [ ! -s "$work/err" ]; then
+		elif [ "$len" -eq 0 ]; then
 			silent=$((silent + 1))
 			echo "# allocation $nth: exit $rc without a word"
 		fi
-	done
-	if [ "$silent" -eq 0 ] && [ "$crashed" -eq 0 ] && [ "$failures" -gt 0 ]; then
+	done < "$work/fails"
+	if [ "$(wc -l < "$work/fails")" -ne "$total" ]; then
+		notok "perfx ${args[*]}: $(wc -l < "$work/fails") of $total runs reported"
+	elif [ "$silent" -eq 0 ] && [ "$crashed" -eq 0 ] && [ "$failures" -gt 0 ]; then
 		ok "perfx ${args[*]}: each of $total allocations failing: $failures failures, each said"
 	else
 		notok "perfx ${args[*]}: $silent silent and $crashed crashed of $failures failures"
