@@ -361,27 +361,40 @@ expect_refused "the other byte order, a file header" "be.data: byte offset 0: a 
 cut_step=37 nr_bounds=200 nr_flips=40
 [ -z "${INJECT_QUICK:-}" ] || { cut_step=401; nr_bounds=20; nr_flips=5; }
 
-# every 37th byte and the first 200 record boundaries of both recordings
+# cut_once IN OFF - IN cut at OFF through perfx inject, in a directory of
+# its own: "ok", or "bad" and what went wrong
+cut_once()
+{
+	local in=$1 off=$2 d rc
+
+	d=$(mktemp -d "$work/cut.XXXXXX") || { echo "bad: no directory"; return; }
+	head -c "$off" "$in" > "$d/cut"
+	timeout 20 "$PERFX" inject -b -i "$d/cut" -o "$d/out.data" > /dev/null 2> "$d/err"
+	rc=$?
+	if { [ $rc -ne 0 ] && [ $rc -ne 255 ]; } || ! sanitizer_clean "$d/err" ||
+	   { [ $rc -ne 0 ] && { [ -e "$d/out.data" ] || ! [ -s "$d/err" ]; }; }; then
+		echo "bad: $(basename "$in") cut at $off: exit $rc"
+	else
+		echo ok
+	fi
+	rm -rf "$d"
+}
+export -f cut_once sanitizer_clean
+export PERFX work
+
+# every 37th byte and the first 200 record boundaries of both recordings,
+# as many cuts at once as there are CPUs
 corrupt_run()
 {
-	local in=$1 bad=0 total=0 rc off size
+	local in=$1 size
 
 	size=$(stat -c %s "$in")
-	for off in $(seq 1 "$cut_step" "$((size - 1))") \
-		   $(perf report -D -i "$in" 2> /dev/null | sed -n 's/^\(0x[0-9a-f]*\) \[0x.*/\1/p' |
-		     head -"$nr_bounds"); do
-		head -c "$((off))" "$in" > "$work/cut"
-		rm -f "$work/out.data"
-		timeout 20 "$PERFX" inject -b -i "$work/cut" -o "$work/out.data" > /dev/null 2> "$work/err"
-		rc=$?
-		total=$((total + 1))
-		if { [ $rc -ne 0 ] && [ $rc -ne 255 ]; } || ! sanitizer_clean ||
-		   { [ $rc -ne 0 ] && { [ -e "$work/out.data" ] || ! [ -s "$work/err" ]; }; }; then
-			bad=$((bad + 1))
-			echo "# $(basename "$in") cut at $off: exit $rc" >> "$work/diag"
-		fi
-	done
-	echo "$bad $total"
+	{ seq 1 "$cut_step" "$((size - 1))"
+	  perf report -D -i "$in" 2> /dev/null | sed -n 's/^\(0x[0-9a-f]*\) \[0x.*/\1/p' |
+		head -"$nr_bounds"; } |
+		xargs -P "$(nproc)" -I OFF bash -c 'cut_once "$1" "$((OFF))"' _ "$in" > "$work/cuts"
+	grep '^bad: ' "$work/cuts" | sed 's/^bad: /# /' > "$work/diag"
+	echo "$(grep -c '^bad: ' "$work/cuts") $(wc -l < "$work/cuts")"
 }
 
 for in in p.pipe f.data; do
