@@ -78,7 +78,7 @@ static int record__synthesize(struct record *rec)
 
 	rec->args.synth.id_hdr_size =
 		sample_id__hdr_size(evsel__attr(evlist__entry(rec->evlist, 0))->sample_type);
-	err = synthesize__time_conv(w, rec->rings.nr ? rec->rings.rings[0].mmap.base : NULL);
+	err = synthesize__time_conv(w, rec->rings.nr ? rec->rings.rings[0].ring.base : NULL);
 	if (err >= 0)
 		err = synthesize__id_index(w, rec->evlist, &rec->header);
 	if (err)

@@ -22,7 +22,7 @@
 /* the ring of CPU index @c: the first fd maps it, the others write into it */
 static int record__mmap_cpu(struct record *rec, int c)
 {
-	struct perfx_ring *m = &rec->rings.rings[c].mmap;
+	struct perfx_ring *m = &rec->rings.rings[c].ring;
 	struct evsel *evsel;
 	int i, t, err;
 
@@ -101,11 +101,11 @@ static void record__report_ring(struct record *rec, const struct record_ring *ri
 		snprintf(aio, sizeof(aio), ", --aio buffers at %p bound to node %d",
 			 ring->aio.mem, ring->node);
 	if (ring->pages_here < 0)
-		pr_debug("ring of CPU %d at %p: node %d%s\n", ring->cpu, ring->mmap.base,
+		pr_debug("ring of CPU %d at %p: node %d%s\n", ring->cpu, ring->ring.base,
 			 ring->node, aio);
 	else
 		pr_debug("ring of CPU %d at %p: %d of %zu pages on its node %d%s\n", ring->cpu,
-			 ring->mmap.base, ring->pages_here, ring->mmap.len / sysconf(_SC_PAGESIZE),
+			 ring->ring.base, ring->pages_here, ring->ring.len / sysconf(_SC_PAGESIZE),
 			 ring->node, aio);
 }
 
@@ -116,7 +116,7 @@ static void record__report_ring(struct record *rec, const struct record_ring *ri
  */
 static void record__report_rings(struct record *rec)
 {
-	size_t pages = rec->rings.rings[0].mmap.len / sysconf(_SC_PAGESIZE);
+	size_t pages = rec->rings.rings[0].ring.len / sysconf(_SC_PAGESIZE);
 	char how[64] = "serially";
 	int i;
 

@@ -53,7 +53,7 @@ void record_rings__exit(struct record_rings *r)
 	if (r->aio_on)
 		aio_writer__exit(&r->aio);
 	for (i = 0; r->rings && i < r->nr; i++) {
-		perfx_ring__unmap(&r->rings[i].mmap);
+		perfx_ring__unmap(&r->rings[i].ring);
 		aio_map__exit(&r->rings[i].aio);
 	}
 	affinity__exit(&r->map_aff);
@@ -73,7 +73,7 @@ int record_rings__map(struct record_rings *r, int idx, int fd)
 	int err;
 
 	affinity__set(&r->map_aff, ring->cpu);
-	err = perfx_ring__map(&ring->mmap, fd, r->opts.pages);
+	err = perfx_ring__map(&ring->ring, fd, r->opts.pages);
 	if (!err)
 		r->pollfd[idx] = (struct pollfd){ .fd = fd, .events = POLLIN };
 	return err;
@@ -84,7 +84,7 @@ static void record_ring__placement(struct record_ring *ring, int max_node)
 {
 	unsigned int *counts = calloc(max_node + 1, sizeof(*counts)), absent;
 
-	if (counts && !numa__page_nodes(ring->mmap.base, ring->mmap.len, counts, max_node,
+	if (counts && !numa__page_nodes(ring->ring.base, ring->ring.len, counts, max_node,
 					&absent)) {
 		ring->pages_here = counts[ring->node];
 		ring->pages_absent = absent;
@@ -106,7 +106,7 @@ static int ring_cmp(const void *a, const void *b, void *arg)
 /* The --aio buffers of every ring, on its node; the output at offsets. */
 static int record_rings__start_aio(struct record_rings *r, int *bad_idx)
 {
-	size_t size = r->rings[0].mmap.mask + 1;
+	size_t size = r->rings[0].ring.mask + 1;
 	int i, err;
 
 	err = aio_writer__init(&r->aio, r->out->fd, r->topo);
@@ -166,11 +166,11 @@ static int push_aio(void *arg, const void *p, size_t len)
 static int record_rings__push(struct record_rings *r, struct record_ring *ring)
 {
 	__u64 before = r->out->write_ns;
-	int err = perfx_ring__push(&ring->mmap, push_out, r->out);
+	int err = perfx_ring__push(&ring->ring, push_out, r->out);
 
 	r->stats[ring->node].wait_ns += r->out->write_ns - before;
 	if (!err)
-		perfx_ring__consume(&ring->mmap);
+		perfx_ring__consume(&ring->ring);
 	return err;
 }
 
@@ -184,8 +184,8 @@ static int record_rings__push_aio(struct record_rings *r, struct record_ring *ri
 	__u64 off;
 	int err;
 
-	perfx_ring__push(&ring->mmap, push_aio, b);
-	perfx_ring__consume(&ring->mmap);
+	perfx_ring__push(&ring->ring, push_aio, b);
+	perfx_ring__consume(&ring->ring);
 	err = perfx_writer__reserve(r->out, n, &off);
 	if (!err)
 		aio_map__submit(&ring->aio, b, off);
@@ -202,7 +202,7 @@ int record_rings__drain(struct record_rings *r, bool all, __u64 *bytes, bool *ro
 	*round = false;
 	for (i = 0; i < r->nr; i++) {
 		struct record_ring *ring = &r->rings[r->order[i]];
-		__u64 n = perfx_ring__start_pass(&ring->mmap);
+		__u64 n = perfx_ring__start_pass(&ring->ring);
 
 		if (!n)
 			continue;

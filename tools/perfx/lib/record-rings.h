@@ -30,7 +30,7 @@ struct record_rings_opts {
 };
 
 struct record_ring {
-	struct perfx_ring	mmap;
+	struct perfx_ring	ring;
 	int			cpu;
 	int			node;
 	struct cpu_mask		mask;		/* the reader's CPUs reading it (not SYS) */

@@ -85,7 +85,7 @@ static int rig__open(struct rig *g, const struct numa_topo *topo, const char *na
 	if (!err)
 		err = record_rings__init(&g->r, &opts, topo, &g->out, cpus, nr);
 	for (i = 0; !err && i < nr; i++)
-		if (!fake_ring__new(&g->f[i], &g->r.rings[i].mmap, 1, pos[i]))
+		if (!fake_ring__new(&g->f[i], &g->r.rings[i].ring, 1, pos[i]))
 			err = -ENOMEM;
 	if (!err)
 		err = record_rings__start(&g->r, &bad);
