@@ -8,8 +8,9 @@
 # The measures of Documentation/benchmarks.rst's record, synthesis and
 # inject sections, A and B in turn, ROUNDS times (default 5), so that a
 # busy machine weighs on both alike:
-#   record  `record -q -a -e cpu-clock -F 4000 -o FILE -- sleep 3` while a
-#           busy process per CPU runs: the recorder's CPU time per sample
+#   record  `record -q -a -e cpu-clock -F 4000 -o FILE -- sleep 3` while
+#           two busy processes run (bench/busy.c): the recorder's CPU time
+#           per sample
 #           (samples counted by perf script)
 #   synth   `bench internals synthesize -t -m 1 -M 1 -I 5 --source proc`:
 #           usec per record
@@ -29,7 +30,8 @@ while getopts "a:b:r:o:h" o; do
 	b) B=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) sed -n '3,19p' "$0"; exit 0 ;;
+	h) sed -n '3,20p' "$0"; exit 0 ;;
+	*) sed -n '3,20p' "$0" >&2; exit 2 ;;
 	esac
 done
 [ -x "$A" ] && [ -x "$B" ] && [ "$rounds" -ge 1 ] 2> /dev/null ||

@@ -175,7 +175,7 @@ int evsel__alloc_counts(struct evsel *evsel, int ncpus)
 
 /*
  * Count on @cpus x @threads: counts per CPU, no fds yet.  The attr is the
- * command's (read_format included): opening changes none of it.
+ * command's (read_format included): only a fallback at open changes it.
  */
 int evsel__prepare(struct evsel *evsel, struct cpu_map *cpus, struct thread_map *threads)
 {

@@ -4,6 +4,7 @@
 
 #include <linux/types.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -27,7 +28,9 @@
  * @p, an array of *@alloc elements of @size, with room for @nr: grown by
  * half again (at least 16), so that a list that changes by one element
  * at a time is reallocated rarely and its old blocks do not fragment the
- * heap.  NULL without memory, @p then unchanged.
+ * heap.  An *@alloc below the real size (0 for an array allocated
+ * elsewhere) only costs a realloc().  NULL without memory, @p then
+ * unchanged.
  */
 static inline void *perfx__grow(void *p, size_t *alloc, size_t nr, size_t size)
 {
@@ -39,6 +42,8 @@ static inline void *perfx__grow(void *p, size_t *alloc, size_t nr, size_t size)
 		n = nr;
 	if (n < 16)
 		n = 16;
+	if (n > SIZE_MAX / size)
+		return NULL;
 	p = realloc(p, n * size);
 	if (p)
 		*alloc = n;

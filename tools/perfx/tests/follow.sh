@@ -83,8 +83,8 @@ wait_counting()
 	local end=$((SECONDS + 60))
 
 	while [ $SECONDS -lt $end ]; do
-		ls -l "/proc/$perfx_pid/fd" 2> /dev/null | grep -q 'anon_inode:\[perf_event\]' &&
-			return 0
+		[ -n "$(find "/proc/$perfx_pid/fd" -lname 'anon_inode:\[perf_event\]' -print \
+			   -quit 2> /dev/null)" ] && return 0
 		kill -0 "$perfx_pid" 2> /dev/null || return 1
 		sleep 0.05
 	done
@@ -211,7 +211,7 @@ check_table()
 	"$PERFX" stat -a -v -x, -e $EVENTS --cgroup-mode "$mode" --for-each-cgroup "$pat" \
 		--follow-cgroups 2> "$out" &
 	perfx_pid=$!
-	wait_counting
+	wait_counting || echo "# perfx opened no counting fd in 60 s"
 	mkdir "$mnt/$pfx/b"
 	wait_for "cgroup '$pfx/b' appeared" "$out"
 	use=$(busy_in b)
@@ -351,7 +351,7 @@ rmdir "$mnt/$pfx/b"
 "$PERFX" stat -a -x, -e task-clock --for-each-cgroup "$pat" --follow-cgroups --max-cgroups 1 \
 	2> "$work/cap" &
 perfx_pid=$!
-wait_counting
+wait_counting || echo "# perfx opened no counting fd in 60 s"
 mkdir "$mnt/$pfx/b"
 wait_for "more than --max-cgroups" "$work/cap"
 stop_perfx

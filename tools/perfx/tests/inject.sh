@@ -386,15 +386,18 @@ export PERFX work
 # as many cuts at once as there are CPUs
 corrupt_run()
 {
-	local in=$1 size
+	local in=$1 size nr
 
 	size=$(stat -c %s "$in")
 	{ seq 1 "$cut_step" "$((size - 1))"
 	  perf report -D -i "$in" 2> /dev/null | sed -n 's/^\(0x[0-9a-f]*\) \[0x.*/\1/p' |
-		head -"$nr_bounds"; } |
-		xargs -P "$(nproc)" -I OFF bash -c 'cut_once "$1" "$((OFF))"' _ "$in" > "$work/cuts"
+		head -"$nr_bounds"; } > "$work/offsets"
+	xargs -P "$(nproc)" -I OFF bash -c 'cut_once "$1" "$((OFF))"' _ "$in" \
+		< "$work/offsets" > "$work/cuts"
 	grep '^bad: ' "$work/cuts" | sed 's/^bad: /# /' > "$work/diag"
-	echo "$(grep -c '^bad: ' "$work/cuts") $(wc -l < "$work/cuts")"
+	nr=$(wc -l < "$work/offsets")
+	# a cut whose run died without a verdict is a bad one too
+	echo "$(($(grep -c '^bad: ' "$work/cuts") + nr - $(wc -l < "$work/cuts"))) $nr"
 }
 
 for in in p.pipe f.data; do
