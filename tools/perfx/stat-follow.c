@@ -136,10 +136,15 @@ static void stat_follow__retire(struct stat_follow *f, struct evlist *evlist)
 	for (i = f->change.nr_left - 1; i >= 0; i--) {
 		int k = f->change.left[i];
 
-		pr_info("--follow-cgroups: cgroup '%s' is gone: its last counts are shown once more\n",
-			f->set.cgrps[k]->name);
-		if (k >= f->set.nr - f->nr_unsaid)
+		if (k >= f->set.nr - f->nr_unsaid) {
+			/* added in a round the kernel refused: it never counted */
 			f->nr_unsaid--;
+			pr_info("--follow-cgroups: cgroup '%s' is gone before it was counted\n",
+				f->set.cgrps[k]->name);
+		} else {
+			pr_info("--follow-cgroups: cgroup '%s' is gone: its last counts are shown once more\n",
+				f->set.cgrps[k]->name);
+		}
 		evlist__retire_cgroup(evlist, k);
 		cgroup_set__remove(&f->set, k);
 	}
