@@ -116,6 +116,19 @@ near()
 	awk -v g="$1" -v w="$2" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= w * 0.03 + 10) }'
 }
 
+# counted GOT WANT - GOT (ms) is WANT as near() says; where perfx warned
+# that the kernel skipped its BPF program at some cgroup switches (their
+# spans are dropped: cgroup-bpf.c), GOT is only above 0 and at most WANT
+counted()
+{
+	if grep -q 'the counts are not exact' "$out"; then
+		echo "# $(grep -m1 'the counts are not exact' "$out")"
+		awk -v g="$1" -v w="$2" 'BEGIN { exit !(g != "" && g > 0 && g <= w * 1.03 + 10) }'
+	else
+		near "$1" "$2"
+	fi
+}
+
 # stop_perfx - SIGINT, and wait: perfx dies of it (130)
 stop_perfx()
 {
@@ -185,7 +198,7 @@ check_interval()
 
 	got=$(rows_sum "$out.1" "$pfx/b" task-clock 5)
 	what="$mode: -I, its counts: $pfx/b's task-clock rows add up to $got ms, its cpu.stat says $use ms"
-	near "$got" "$use"
+	counted "$got" "$use"
 	verdict
 
 	what="$mode: -I, a cgroup removed: $pfx/b's rows come once after its \"is gone\" line"
@@ -224,7 +237,7 @@ check_table()
 	seen=$(awk -F, -v p="$pfx/" 'index($4, p) == 1 && $3 == "task-clock" { n[$4]++ }
 		END { for (c in n) printf "%s:%d ", c, n[c] }' "$out" | tr ' ' '\n' | sort | xargs)
 	what="$mode: the end table: $seen (want a, b, c once each), $pfx/b's task-clock $got ms, cpu.stat $use ms"
-	[ "$seen" = "$pfx/a:1 $pfx/b:1 $pfx/c:1" ] && near "$got" "$use"
+	[ "$seen" = "$pfx/a:1 $pfx/b:1 $pfx/c:1" ] && counted "$got" "$use"
 	verdict
 	rmdir "$mnt/$pfx/c"
 }
@@ -281,7 +294,7 @@ check_serve()
 	q1=$(served "$work/s4" "$pfx/q1")
 	q2=$(served "$work/s6" "$pfx/q2")
 	what="$mode: --serve: after q1 (served $q1 ms) and q3 left around q2, q2 keeps its own count (${q2:-none} ms, want < 5), q1 and q3 are gone"
-	near "$q1" "$useq" &&
+	counted "$q1" "$useq" &&
 		awk -v a="$q1" -v b="$q2" 'BEGIN { exit !(a > 50 && b != "" && b < 5) }' &&
 		[ -z "$(served "$work/s6" "$pfx/q1")$(served "$work/s6" "$pfx/q3")" ]
 	verdict
@@ -290,7 +303,7 @@ check_serve()
 	s3=$(served "$work/s2" "$pfx/b")
 	s4=$(served "$work/s3" "$pfx/b")
 	what="$mode: --serve: $pfx/b served '$s1' before it was made, '$s2' once made, '$s3' ms once removed (cpu.stat $use ms), '$s4' after that"
-	[ -z "$s1" ] && [ -n "$s2" ] && near "$s3" "$use" && [ -z "$s4" ] &&
+	[ -z "$s1" ] && [ -n "$s2" ] && counted "$s3" "$use" && [ -z "$s4" ] &&
 		[ -n "$(served "$work/s3" "$pfx/a")" ]
 	verdict
 }
