@@ -265,6 +265,8 @@ static int cgroup_bpf__load(struct cgroup_bpf *bpf, struct cpu_map *cpus,
 		.sample_period = 1,
 		/* until the program is attached: it must see every switch counted */
 		.disabled = 1,
+		/* as every counting event of stat's (the program reads all three) */
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
 	};
 	int err;
 
