@@ -14,8 +14,10 @@
 # waking every 10 ms in the newest cgroups, moved along as cgroups go.
 # Per mode: perfx's fds, RSS (VmRSS) and CPU time (its /proc stat) at
 # each scrape; the table has the scrape latency's p50 and p99, the fds
-# and RSS after the first minute and at the end (no growth: the same
-# cgroups' worth), their maxima, perfx's CPU use, the cgroups made and
+# and RSS after the first minute, half-way and at the end (no growth
+# between the last two: the heap has met the churn's whole cycle of
+# names by then, and the same cgroups' worth are alive), their maxima,
+# perfx's CPU use, the cgroups made and
 # removed, and the samples of the last scrape.  per-cgroup mode is what
 # cAdvisor does (one event per CPU, event and cgroup); a mode the kernel
 # cannot run is n/a with the reason.
@@ -124,7 +126,7 @@ pct()
 run_mode()
 {
 	local mode=$1 port url t0 now next_scrape samples lat churn_pid late st
-	local hz cpu0 made0 removed0 s1 send
+	local hz cpu0 made0 removed0 s1 shalf send
 
 	hz=$(getconf CLK_TCK)
 	first=$next
@@ -196,20 +198,21 @@ run_mode()
 	fi
 	wait "$perfx_pid"
 	perfx_pid=
-	# after the first minute, at the end, the maxima
+	# after the first minute, half-way, at the end, the maxima
 	s1=$(awk '$1 >= 60 { print $2, $3; exit }' "$work/stat.$mode")
+	shalf=$(awk -v h=$((DURATION / 2)) '$1 >= h { print $2, $3; exit }' "$work/stat.$mode")
 	send=$(tail -1 "$work/stat.$mode" | awk '{ print $2, $3 }')
 	grep -v fail "$work/lat.$mode" > "$work/lat.ok"
 	awk -v mode="$mode" -v p50="$(pct "$work/lat.ok" 50)" -v p99="$(pct "$work/lat.ok" 99)" \
 		-v fails="$(grep -c fail "$work/lat.$mode")" -v n="$(wc -l < "$work/lat.$mode")" \
-		-v s1="$s1" -v send="$send" -v cpu0="$cpu0" -v cpu1="$(echo "$now" | awk '{ print $3 }')" \
+		-v s1="$s1" -v shalf="$shalf" -v send="$send" -v cpu0="$cpu0" -v cpu1="$(echo "$now" | awk '{ print $3 }')" \
 		-v hz="$hz" -v d="$DURATION" -v made=$((next - made0)) -v removed=$((first - removed0)) \
 		-v samples="$samples" -v late="$late" -v maxfd="$(awk 'm < $2 { m = $2 } END { print m }' "$work/stat.$mode")" \
 		-v maxrss="$(awk 'm < $3 { m = $3 } END { print m }' "$work/stat.$mode")" '
 		BEGIN {
-			split(s1, a, " "); split(send, b, " ")
-			printf "| %s | %s | %s | %d/%d | %s -> %s (max %s) | %s -> %s (max %s) | %.2f%% | %d/%d | %d | %d |\n",
-				mode, p50, p99, n - fails, n, a[1], b[1], maxfd, a[2], b[2], maxrss,
+			split(s1, a, " "); split(shalf, h, " "); split(send, b, " ")
+			printf "| %s | %s | %s | %d/%d | %s, %s, %s (max %s) | %s, %s, %s (max %s) | %.2f%% | %d/%d | %d | %d |\n",
+				mode, p50, p99, n - fails, n, a[1], h[1], b[1], maxfd, a[2], h[2], b[2], maxrss,
 				100 * (cpu1 - cpu0) / hz / d, made, removed, late, samples
 		}' >> "$work/table"
 	drop_cgroups
@@ -231,7 +234,7 @@ done
 	echo
 	echo "Command: bench/fleet.sh -k $K -c $CHURN -i $INTERVAL -d $DURATION -m \"$MODES\""
 	echo
-	echo "| mode | scrape p50, ms | p99, ms | scrapes ok | fds at 1 min -> end | RSS kB at 1 min -> end | perfx CPU | cgroups made/removed | churn late, ms | samples |"
+	echo "| mode | scrape p50, ms | p99, ms | scrapes ok | fds at 1 min, D/2, end | RSS kB at 1 min, D/2, end | perfx CPU | cgroups made/removed | churn late, ms | samples |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
 	cat "$work/table"
 } | if [ -n "$OUT" ]; then tee "$OUT"; else cat; fi
