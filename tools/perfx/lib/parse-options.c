@@ -317,6 +317,36 @@ int option_parser__next(struct option_parser *p)
 	return getopt_long(p->argc, p->argv, p->shortopts, p->longopts, NULL);
 }
 
+int option_parser__apply(const struct option_parser *p, int key, void *args, const char *arg)
+{
+	const struct usage_option *opt = p->opts;
+	char *field;
+
+	while (!usage_option__end(opt) && usage_option__key(opt) != key)
+		opt++;
+	if (usage_option__end(opt))
+		return -EINVAL;
+	field = (char *)args + opt->off;
+	switch (opt->kind) {
+	case USAGE_OPT_BOOL:
+		*(bool *)field = true;
+		return 0;
+	case USAGE_OPT_STRING:
+		*(const char **)field = arg;
+		return 0;
+	case USAGE_OPT_INCR:
+		(*(int *)field)++;
+		return 0;
+	case USAGE_OPT_NOOP:
+		return 0;
+	case USAGE_OPT_CALLBACK:
+		return opt->cb(args, arg);
+	case USAGE_OPT_KEY:
+		break;
+	}
+	return -EINVAL;
+}
+
 void option_parser__exit(struct option_parser *p)
 {
 	free(p->longopts);

@@ -7,6 +7,20 @@
 #include "util.h"
 
 /*
+ * What option_parser__apply() does with an option, to the field at off
+ * in the command's struct of arguments, as perf's OPT_BOOLEAN, OPT_STRING,
+ * OPT_INCR and OPT_CALLBACK; KEY: nothing, the command's own loop does it
+ */
+enum usage_option_kind {
+	USAGE_OPT_KEY,
+	USAGE_OPT_BOOL,		/* bool = true */
+	USAGE_OPT_STRING,	/* const char * = the argument */
+	USAGE_OPT_INCR,		/* int++ */
+	USAGE_OPT_NOOP,		/* accepted, as perf's, and nothing to do */
+	USAGE_OPT_CALLBACK,	/* cb(args, argument): 0 or an exit status */
+};
+
+/*
  * A command's options, one table for both the usage text and the parsing.
  * The usage texts are perf's parse-options' (tools/lib/subcmd): the
  * options sorted by short name, 4-space indent, "-a, --all-cpus", the
@@ -21,7 +35,18 @@ struct usage_option {
 	const char *help;
 	unsigned int flags;
 	int key;			/* what the parser returns; 0: short_name */
+	enum usage_option_kind kind;
+	size_t off;
+	int (*cb)(void *args, const char *arg);
 };
+
+/* A table's entries, @o the field's offsetof() in the struct of arguments (as perf's OPT_*) */
+#define USAGE_BOOL(s, l, h, o)		{ s, l, NULL, h, .kind = USAGE_OPT_BOOL, .off = (o) }
+#define USAGE_STRING(s, l, a, h, o)	{ s, l, a, h, .kind = USAGE_OPT_STRING, .off = (o) }
+#define USAGE_INCR(s, l, h, o)		{ s, l, NULL, h, .kind = USAGE_OPT_INCR, .off = (o) }
+#define USAGE_NOOP(s, l, h)		{ s, l, NULL, h, .kind = USAGE_OPT_NOOP }
+#define USAGE_CALLBACK(s, l, a, h, fl, k, fn) \
+	{ s, l, a, h, fl, k, .kind = USAGE_OPT_CALLBACK, .cb = fn }
 
 #define USAGE_OPT_OPTARG	(1U << 0)	/* the argument is optional */
 #define USAGE_OPT_HIDDEN	(1U << 1)	/* accepted, not shown */
@@ -95,6 +120,12 @@ int option_parser__init(struct option_parser *p, const struct usage_option *opts
  * (optopt and argv[optind - 1] tell usage_getopt_error() what).
  */
 int option_parser__next(struct option_parser *p);
+/*
+ * What the table says option @key does, done to @args with @arg: 0, a
+ * callback's exit status, or -EINVAL for a key the table has not or
+ * leaves to the caller (USAGE_OPT_KEY).
+ */
+int option_parser__apply(const struct option_parser *p, int key, void *args, const char *arg);
 void option_parser__exit(struct option_parser *p);
 
 /* One option's line(s), as in the usage text. */

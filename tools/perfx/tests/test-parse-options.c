@@ -5,9 +5,13 @@
  * order, the usage lines, -h's filter and the errors after getopt_long().
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/parse-options.h"
 #include "tests/tap.h"
@@ -196,11 +200,72 @@ static void test_long(void)
 	free(buf);
 }
 
+/* a table's actions, each on its own field, run by option_parser__apply() */
+struct apply_args {
+	bool all;
+	const char *cpus;
+	int verbose;
+	int calls;
+	const char *last;
+};
+
+static int apply_cb(void *p, const char *arg)
+{
+	struct apply_args *args = p;
+
+	args->calls++;
+	args->last = arg;
+	return arg && !strcmp(arg, "bad") ? USAGE_EXIT_STATUS : 0;
+}
+
+#define AA(field)	offsetof(struct apply_args, field)
+
+static const struct usage_option apply_opts[] = {
+	USAGE_BOOL('a', "all-cpus", "all", AA(all)),
+	USAGE_STRING('C', "cpu", "cpu", "cpus", AA(cpus)),
+	USAGE_INCR('v', "verbose", "more", AA(verbose)),
+	USAGE_NOOP('N', "no-cache", "nothing"),
+	USAGE_CALLBACK(0, "cb", "x", "call", USAGE_OPT_OPTARG, 300, apply_cb),
+	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
+	{ 0 },
+};
+
+static void test_apply(void)
+{
+	char *argv[] = { (char *)"t", (char *)"-a", (char *)"-vv", (char *)"--cpu=1-3",
+			 (char *)"-N", (char *)"--cb", (char *)"--cb=y", (char *)"-v",
+			 (char *)"--cb=bad", (char *)"-h", (char *)"--", (char *)"cmd", NULL };
+	struct apply_args args = { 0 };
+	struct option_parser p;
+	int c, ret, n = 0, rets[12];
+
+	if (option_parser__init(&p, apply_opts, 12, argv)) {
+		tap_ok(0, "apply: init");
+		return;
+	}
+	while ((c = option_parser__next(&p)) != -1 && n < 12)
+		rets[n++] = option_parser__apply(&p, c, &args, optarg);
+	ret = optind;
+	option_parser__exit(&p);
+	tap_ok(n == 10, "apply: 10 options before --, %d", n);
+	tap_ok(args.all && args.verbose == 3 && args.cpus && !strcmp(args.cpus, "1-3"),
+	       "apply: -a set, -v counted 3 times, --cpu=1-3 kept (%d, %d, %s)", args.all,
+	       args.verbose, args.cpus ? args.cpus : "(null)");
+	tap_ok(args.calls == 3 && rets[5] == 0 && rets[6] == 0 && rets[8] == USAGE_EXIT_STATUS &&
+	       args.last && !strcmp(args.last, "bad"),
+	       "apply: the callback ran 3 times, its exit status returned (%d: %d %d %d)",
+	       args.calls, rets[5], rets[6], rets[8]);
+	tap_ok(rets[4] == 0 && rets[9] == -EINVAL && ret == 11,
+	       "apply: -N does nothing, -h is the caller's (%d, %d), the command at argv[%d]",
+	       rets[4], rets[9], ret);
+}
+
 int main(void)
 {
 	tap_start("parse-options");
 	test_layout();
 	test_errors();
 	test_long();
+	test_apply();
 	return tap_done();
 }
