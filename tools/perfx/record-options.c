@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,63 +47,7 @@ enum {
 	"\t\t\t\t\t\tdefault: 8192 (bytes)\n\n" \
 	"\t\t\t\tDefault: fp"
 
-static const struct usage_option record_options[] = {
-	{ 'a', "all-cpus", NULL, "system-wide collection from all CPUs", 0 },
-	{ 'B', "no-buildid", NULL, "do not collect buildids in perf.data", 0 },
-	{ 'C', "cpu", "cpu", "list of cpus to monitor", 0 },
-	{ 'c', "count", "n", "event period to sample", 0 },
-	{ 'd', "data", NULL, "Record the sample addresses", 0 },
-	{ 'e', "event", "event", "event selector. use 'perf list' to list available events", 0 },
-	{ 'F', "freq", "freq or 'max'", "profile at this frequency", 0 },
-	{ 'g', NULL, NULL, "enables call-graph recording", 0 },
-	{ 'i', "no-inherit", NULL, "child tasks do not inherit counters", 0 },
-	{ 'k', "clockid", "clockid", "clockid to use for events, see clock_gettime()", 0 },
-	{ 'm', "mmap-pages", "pages[,pages]", "number of mmap data pages and AUX area tracing mmap pages", 0 },
-	{ 'N', "no-buildid-cache", NULL, "do not update the buildid cache", 0 },
-	{ 'o', "output", "file", "output file name", 0 },
-	{ 'P', "period", NULL, "Record the sample period", 0 },
-	{ 'p', "pid", "pid", "record events on existing process id", 0 },
-	{ 'q', "quiet", NULL, "don't print any warnings or messages", 0 },
-	{ 'R', "raw-samples", NULL, "collect raw sample records from all opened counters", 0 },
-	{ 's', "stat", NULL, "per thread counts", 0 },
-	{ 't', "tid", "tid", "record events on existing thread id", 0 },
-	{ 'T', "timestamp", NULL, "Record the sample timestamps", 0 },
-	{ 'v', "verbose", NULL, "be more verbose (show counter open errors, etc)", 0 },
-	{ 'W', "weight", NULL, "sample by weight (on special events only)", 0 },
-	{ 0, "buildid-all", NULL, "Record build-id of all DSOs regardless of hits", 0,
-	  OPT_BUILDID_ALL },
-	{ 0, "call-graph", "record_mode[,record_size]", CALL_GRAPH_HELP, 0, OPT_CALL_GRAPH },
-	{ 0, "namespaces", NULL, "Record namespaces events", 0, OPT_NAMESPACES },
-	{ 0, "phys-data", NULL, "Record the sample physical addresses", 0, OPT_PHYS_DATA },
-	{ 0, "sample-cpu", NULL, "Record the sample cpu", 0, OPT_SAMPLE_CPU },
-	{ 0, "switch-events", NULL, "Record context switch events", 0, OPT_SWITCH_EVENTS },
-	{ 0, "num-thread-synthesize", "n",
-	  "number of threads to run for event synthesis", 0, OPT_NUM_THREAD_SYNTH },
-	{ 0, "proc-map-timeout", "n", "per thread proc mmap processing timeout in ms", 0,
-	  OPT_PROC_MAP_TIMEOUT },
-	{ 0, "affinity", "node|cpu",
-	  "Set affinity mask of trace reading thread to NUMA node cpu mask or cpu of processed mmap buffer",
-	  0, OPT_AFFINITY },
-	{ 0, "aio", "n",
-	  "Use <n> control blocks in asynchronous trace writing mode (default: 1, max: 4)",
-	  USAGE_OPT_OPTARG, OPT_AIO },
-	{ 0, "mmap-flush", "number",
-	  "Minimal number of bytes that is extracted from mmap data pages (default: 1)", 0,
-	  OPT_MMAP_FLUSH },
-	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
-	{ 0, NULL, NULL, NULL, 0 }
-};
-
-void record__usage(FILE *f)
-{
-	usage_with_options(f, record_usage, record_options);
-}
-
-int record__print_events_error(const char *events, const struct parse_events_error *perr,
-			       int err)
-{
-	return parse_events__print_error(events, perr, err, record_usage, record_options);
-}
+static int record__bad_value(const char *opt, const char *arg, const char *expected);
 
 #define RECORD_AIO_MAX		4	/* perf's --aio buffers a ring, at most */
 
@@ -118,17 +63,10 @@ static int record_args__parse_ull(const char *s, unsigned long long max, unsigne
 	return 0;
 }
 
-static int record__bad_value(const char *opt, const char *arg, const char *expected)
+static int record_opt__events(void *p, const char *arg)
 {
-	fprintf(stderr, "perfx record: %s '%s': expected %s (EINVAL)\n", opt, arg, expected);
-	/* the usage of -x, or of a long option by its name */
-	usage_with_options_names(stderr, record_usage, record_options,
-				 strncmp(opt, "--", 2) ? opt : opt + 2);
-	return USAGE_EXIT_STATUS;
-}
+	struct record_args *args = p;
 
-static int record_args__add_events(struct record_args *args, const char *arg)
-{
 	if (args->nr_events == (int)ARRAY_SIZE(args->events))
 		return record__bad_value("-e", arg, "at most 64 -e options");
 	args->events[args->nr_events++] = arg;
@@ -216,8 +154,9 @@ static void record_args__print_pages(struct record_args *args, unsigned int page
 }
 
 /* -m pages[,pages]: the ring's data pages, and AUX pages perfx takes for perf's lines */
-static int record_args__parse_mmap(struct record_args *args, const char *arg)
+static int record_opt__mmap(void *p, const char *arg)
 {
+	struct record_args *args = p;
 	unsigned long page = sysconf(_SC_PAGESIZE);
 	const char *comma = strchr(arg, ',');
 	unsigned int *pages[2] = { &args->mmap_pages, &args->aux_pages };
@@ -260,8 +199,9 @@ static unsigned int record__default_pages(void)
 }
 
 /* --call-graph; a depth the kernel's perf_event_max_stack does not exceed counts, as perf */
-static int record_args__parse_callgraph(struct record_args *args, const char *arg)
+static int record_opt__callgraph(void *p, const char *arg)
 {
+	struct record_args *args = p;
 	unsigned long long max;
 	char buf[32];
 	int err;
@@ -278,132 +218,193 @@ static int record_args__parse_callgraph(struct record_args *args, const char *ar
 	return 0;
 }
 
-static int record_args__option(struct record_args *args, int c, const char *arg)
+/* the other options' callbacks: @p is the struct record_args */
+
+static int record_opt__period(void *p, const char *arg)
 {
+	struct record_args *args = p;
 	unsigned long long v;
+
+	if (record_args__parse_ull(arg, ULLONG_MAX, &v) || !v)
+		return record__bad_value("-c", arg, "a period above 0");
+	args->opts.period = v;
+	args->opts.user_period = true;
+	return 0;
+}
+
+static int record_opt__freq(void *p, const char *arg)
+{
+	struct record_args *args = p;
+	unsigned long long v;
+
+	if (!strcmp(arg, "max"))
+		return record_args__max_freq(args);
+	if (record_args__parse_ull(arg, UINT_MAX, &v) || !v)
+		return record__bad_value("-F", arg, "a frequency above 0 or 'max'");
+	args->opts.freq = v;
+	args->opts.user_freq = true;
+	return 0;
+}
+
+/* -g: frame pointers, unless --call-graph chose */
+static int record_opt__g(void *p, const char *arg __maybe_unused)
+{
+	struct record_args *args = p;
+
+	if (!args->opts.callgraph)
+		args->opts.callgraph = RECORD_CALLGRAPH_FP;
+	return 0;
+}
+
+static int record_opt__clockid(void *p, const char *arg)
+{
+	struct record_args *args = p;
+
+	if (record__parse_clockid(arg, &args->opts.clockid))
+		return record__bad_value("-k", arg,
+					 "a clock name (monotonic, monotonic_raw, realtime, boottime, tai) or number");
+	args->opts.use_clockid = true;
+	return 0;
+}
+
+static int record_opt__synth_threads(void *p, const char *arg)
+{
+	struct record_args *args = p;
+	unsigned long long v;
+
+	if (record_args__parse_ull(arg, 1024, &v))
+		return record__bad_value("--num-thread-synthesize", arg, "0 to 1024 threads");
+	/* perf's 0 is one thread, as its 1 */
+	args->synth.nr_threads = v ? v : 1;
+	return 0;
+}
+
+static int record_opt__proc_map_timeout(void *p, const char *arg)
+{
+	struct record_args *args = p;
+	unsigned long long v;
+
+	if (record_args__parse_ull(arg, UINT_MAX, &v))
+		return record__bad_value("--proc-map-timeout", arg, "milliseconds");
+	args->synth.proc_map_timeout_ms = v;
+	return 0;
+}
+
+static int record_opt__affinity(void *p, const char *arg)
+{
+	struct record_args *args = p;
+
+	if (read_affinity__parse(arg, &args->affinity))
+		return record__bad_value("--affinity", arg, "node, cpu or sys");
+	return 0;
+}
+
+static int record_opt__aio(void *p, const char *arg)
+{
+	struct record_args *args = p;
+	unsigned long long v = 1;
+
+	if (arg && (record_args__parse_ull(arg, RECORD_AIO_MAX, &v) || !v))
+		return record__bad_value("--aio", arg, "1 to 4 buffers per ring");
+	args->nr_aio = v;
+	return 0;
+}
+
+static int record_opt__mmap_flush(void *p, const char *arg)
+{
+	struct record_args *args = p;
 	bool unit;
 
-	switch (c) {
-	case 'a':
-		args->system_wide = true;
-		return 0;
-	case 'B':
-		args->no_buildid = true;
-		return 0;
-	case 'N':	/* perfx keeps no build-id cache */
-		return 0;
-	case 'C':
-		args->cpu_list = arg;
-		return 0;
-	case 'c':
-		if (record_args__parse_ull(arg, ULLONG_MAX, &v) || !v)
-			return record__bad_value("-c", arg, "a period above 0");
-		args->opts.period = v;
-		args->opts.user_period = true;
-		return 0;
-	case 'e':
-		return record_args__add_events(args, arg);
-	case 'F':
-		if (!strcmp(arg, "max"))
-			return record_args__max_freq(args);
-		if (record_args__parse_ull(arg, UINT_MAX, &v) || !v)
-			return record__bad_value("-F", arg, "a frequency above 0 or 'max'");
-		args->opts.freq = v;
-		args->opts.user_freq = true;
-		return 0;
-	case 'g':
-		if (!args->opts.callgraph)
-			args->opts.callgraph = RECORD_CALLGRAPH_FP;
-		return 0;
-	case OPT_CALL_GRAPH:
-		return record_args__parse_callgraph(args, arg);
-	case 'd':
-		args->opts.sample_address = true;
-		return 0;
-	case 'P':
-		args->opts.sample_period = true;
-		return 0;
-	case 'R':
-		args->opts.raw_samples = true;
-		return 0;
-	case 's':
-		args->opts.inherit_stat = true;
-		return 0;
-	case 'T':	/* samples always have their time, as perf's for every target */
-		return 0;
-	case 'W':
-		args->opts.sample_weight = true;
-		return 0;
-	case OPT_NAMESPACES:
-		args->opts.namespaces = true;
-		return 0;
-	case OPT_PHYS_DATA:
-		args->opts.sample_phys_addr = true;
-		return 0;
-	case OPT_SAMPLE_CPU:
-		args->opts.sample_cpu = true;
-		return 0;
-	case OPT_SWITCH_EVENTS:
-		args->opts.switch_events = true;
-		return 0;
-	case 'i':
-		args->opts.no_inherit = true;
-		return 0;
-	case 'k':
-		if (record__parse_clockid(arg, &args->opts.clockid))
-			return record__bad_value("-k", arg,
-						 "a clock name (monotonic, monotonic_raw, realtime, boottime, tai) or number");
-		args->opts.use_clockid = true;
-		return 0;
-	case 'm':
-		return record_args__parse_mmap(args, arg);
-	case 'o':
-		args->output = arg;
-		return 0;
-	case 'p':
-		args->pid_list = arg;
-		return 0;
-	case 't':
-		args->tid_list = arg;
-		return 0;
-	case 'q':
-		args->quiet = true;
-		return 0;
-	case 'v':
-		args->verbose++;
-		return 0;
-	case OPT_NUM_THREAD_SYNTH:
-		if (record_args__parse_ull(arg, 1024, &v))
-			return record__bad_value("--num-thread-synthesize", arg,
-						 "0 to 1024 threads");
-		/* perf's 0 is one thread, as its 1 */
-		args->synth.nr_threads = v ? v : 1;
-		return 0;
-	case OPT_PROC_MAP_TIMEOUT:
-		if (record_args__parse_ull(arg, UINT_MAX, &v))
-			return record__bad_value("--proc-map-timeout", arg, "milliseconds");
-		args->synth.proc_map_timeout_ms = v;
-		return 0;
-	case OPT_AFFINITY:
-		if (read_affinity__parse(arg, &args->affinity))
-			return record__bad_value("--affinity", arg, "node, cpu or sys");
-		return 0;
-	case OPT_AIO:
-		if (arg && (record_args__parse_ull(arg, RECORD_AIO_MAX, &v) || !v))
-			return record__bad_value("--aio", arg, "1 to 4 buffers per ring");
-		args->nr_aio = arg ? v : 1;
-		return 0;
-	case OPT_MMAP_FLUSH:
-		/* perf's 0 is its default, 1 */
-		if (record__parse_size(arg, &args->mmap_flush, &unit))
-			return record__bad_value("--mmap-flush", arg,
-						 "a number of bytes, or a size like 16K");
-		return 0;
-	case OPT_BUILDID_ALL:
-		args->buildid_all = true;
-		return 0;
-	}
-	return -EINVAL;
+	/* perf's 0 is its default, 1 */
+	if (record__parse_size(arg, &args->mmap_flush, &unit))
+		return record__bad_value("--mmap-flush", arg, "a number of bytes, or a size like 16K");
+	return 0;
+}
+
+#define RA(field)	offsetof(struct record_args, field)
+
+/* perf record's options that perfx has, as perf's OPT_* table */
+static const struct usage_option record_options[] = {
+	USAGE_BOOL('a', "all-cpus", "system-wide collection from all CPUs", RA(system_wide)),
+	USAGE_BOOL('B', "no-buildid", "do not collect buildids in perf.data", RA(no_buildid)),
+	USAGE_STRING('C', "cpu", "cpu", "list of cpus to monitor", RA(cpu_list)),
+	USAGE_CALLBACK('c', "count", "n", "event period to sample", 0, 0, record_opt__period),
+	USAGE_BOOL('d', "data", "Record the sample addresses", RA(opts.sample_address)),
+	USAGE_CALLBACK('e', "event", "event",
+		       "event selector. use 'perf list' to list available events", 0, 0,
+		       record_opt__events),
+	USAGE_CALLBACK('F', "freq", "freq or 'max'", "profile at this frequency", 0, 0,
+		       record_opt__freq),
+	USAGE_CALLBACK('g', NULL, NULL, "enables call-graph recording", 0, 0, record_opt__g),
+	USAGE_BOOL('i', "no-inherit", "child tasks do not inherit counters", RA(opts.no_inherit)),
+	USAGE_CALLBACK('k', "clockid", "clockid", "clockid to use for events, see clock_gettime()",
+		       0, 0, record_opt__clockid),
+	USAGE_CALLBACK('m', "mmap-pages", "pages[,pages]",
+		       "number of mmap data pages and AUX area tracing mmap pages", 0, 0,
+		       record_opt__mmap),
+	/* perfx keeps no build-id cache */
+	USAGE_NOOP('N', "no-buildid-cache", "do not update the buildid cache"),
+	USAGE_STRING('o', "output", "file", "output file name", RA(output)),
+	USAGE_BOOL('P', "period", "Record the sample period", RA(opts.sample_period)),
+	USAGE_STRING('p', "pid", "pid", "record events on existing process id", RA(pid_list)),
+	USAGE_BOOL('q', "quiet", "don't print any warnings or messages", RA(quiet)),
+	USAGE_BOOL('R', "raw-samples", "collect raw sample records from all opened counters",
+		   RA(opts.raw_samples)),
+	USAGE_BOOL('s', "stat", "per thread counts", RA(opts.inherit_stat)),
+	USAGE_STRING('t', "tid", "tid", "record events on existing thread id", RA(tid_list)),
+	/* samples always have their time, as perf's for every target */
+	USAGE_NOOP('T', "timestamp", "Record the sample timestamps"),
+	USAGE_INCR('v', "verbose", "be more verbose (show counter open errors, etc)", RA(verbose)),
+	USAGE_BOOL('W', "weight", "sample by weight (on special events only)",
+		   RA(opts.sample_weight)),
+	{ 0, "buildid-all", NULL, "Record build-id of all DSOs regardless of hits", 0,
+	  OPT_BUILDID_ALL, USAGE_OPT_BOOL, RA(buildid_all) },
+	USAGE_CALLBACK(0, "call-graph", "record_mode[,record_size]", CALL_GRAPH_HELP, 0,
+		       OPT_CALL_GRAPH, record_opt__callgraph),
+	{ 0, "namespaces", NULL, "Record namespaces events", 0, OPT_NAMESPACES,
+	  USAGE_OPT_BOOL, RA(opts.namespaces) },
+	{ 0, "phys-data", NULL, "Record the sample physical addresses", 0, OPT_PHYS_DATA,
+	  USAGE_OPT_BOOL, RA(opts.sample_phys_addr) },
+	{ 0, "sample-cpu", NULL, "Record the sample cpu", 0, OPT_SAMPLE_CPU,
+	  USAGE_OPT_BOOL, RA(opts.sample_cpu) },
+	{ 0, "switch-events", NULL, "Record context switch events", 0, OPT_SWITCH_EVENTS,
+	  USAGE_OPT_BOOL, RA(opts.switch_events) },
+	USAGE_CALLBACK(0, "num-thread-synthesize", "n",
+		       "number of threads to run for event synthesis", 0, OPT_NUM_THREAD_SYNTH,
+		       record_opt__synth_threads),
+	USAGE_CALLBACK(0, "proc-map-timeout", "n", "per thread proc mmap processing timeout in ms",
+		       0, OPT_PROC_MAP_TIMEOUT, record_opt__proc_map_timeout),
+	USAGE_CALLBACK(0, "affinity", "node|cpu",
+		       "Set affinity mask of trace reading thread to NUMA node cpu mask or cpu of processed mmap buffer",
+		       0, OPT_AFFINITY, record_opt__affinity),
+	USAGE_CALLBACK(0, "aio", "n",
+		       "Use <n> control blocks in asynchronous trace writing mode (default: 1, max: 4)",
+		       USAGE_OPT_OPTARG, OPT_AIO, record_opt__aio),
+	USAGE_CALLBACK(0, "mmap-flush", "number",
+		       "Minimal number of bytes that is extracted from mmap data pages (default: 1)",
+		       0, OPT_MMAP_FLUSH, record_opt__mmap_flush),
+	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
+	{ 0, NULL, NULL, NULL, 0 }
+};
+
+void record__usage(FILE *f)
+{
+	usage_with_options(f, record_usage, record_options);
+}
+
+int record__print_events_error(const char *events, const struct parse_events_error *perr,
+			       int err)
+{
+	return parse_events__print_error(events, perr, err, record_usage, record_options);
+}
+
+static int record__bad_value(const char *opt, const char *arg, const char *expected)
+{
+	fprintf(stderr, "perfx record: %s '%s': expected %s (EINVAL)\n", opt, arg, expected);
+	/* the usage of -x, or of a long option by its name */
+	usage_with_options_names(stderr, record_usage, record_options,
+				 strncmp(opt, "--", 2) ? opt : opt + 2);
+	return USAGE_EXIT_STATUS;
 }
 
 bool record_args__task_target(const struct record_args *args)
@@ -435,7 +436,7 @@ int record_args__parse(struct record_args *args, int argc, char **argv)
 			err = usage_getopt_error(stderr, record_usage, record_options, optopt,
 						 argv[optind - 1]);
 		} else {
-			err = record_args__option(args, c, optarg);
+			err = option_parser__apply(&p, c, args, optarg);
 		}
 	}
 	option_parser__exit(&p);
