@@ -2,18 +2,12 @@
 /*
  * perfx record's events: those of -e or perf's default cycles, on every
  * CPU for each task of the target or any task, opened through the event
- * core (evlist__open(), as stat's) after each of perf's fallbacks, their
- * attrs and ids into the header.
+ * core (evlist__open(), as stat's) again after each of perf's fallbacks
+ * (evlist__fallback()), their attrs and ids into the header.
  */
-#define _GNU_SOURCE
 #include <errno.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
 #include "lib/cpumap.h"
 #include "lib/debug.h"
@@ -23,38 +17,10 @@
 #include "lib/threadmap.h"
 #include "record.h"
 
-/*
- * perf 6.1 excludes the guest from its default cycles, but not on AMD,
- * whose precise cycles go through IBS, which cannot filter the guest out
- * (its arch_evsel__fixup_new_cycles()): the CPU vendor decides
- */
-static bool record__default_exclude_guest(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned int eax, ebx, ecx, edx;
-	char vendor[13];
-
-	if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
-		memcpy(vendor, &ebx, 4);
-		memcpy(vendor + 4, &edx, 4);
-		memcpy(vendor + 8, &ecx, 4);
-		vendor[12] = '\0';
-		return strcmp(vendor, "AuthenticAMD");
-	}
-#endif
-	return true;
-}
-
 /* perf's default: the most precise cycles, or cpu-clock without a PMU */
 static int record__add_default_event(struct record *rec)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_HARDWARE,
-		.config = PERF_COUNT_HW_CPU_CYCLES,
-		.precise_ip = 3,
-		.exclude_guest = record__default_exclude_guest(),
-	};
-	struct evsel *evsel = evsel__new(&attr, "cycles:P");
+	struct evsel *evsel = evsel__new_cycles();
 
 	if (!evsel || evlist__add(rec->evlist, evsel)) {
 		evsel__delete(evsel);
@@ -126,72 +92,6 @@ int record__setup_maps(struct record *rec)
 	return err;
 }
 
-/* @base and the modifiers perf's evsel__add_modifiers() reads from the attr */
-static int record__rename(struct evsel *evsel, const char *base)
-{
-	const struct perf_event_attr *attr = evsel__attr(evsel);
-	bool excl_guest_default = false;
-	char mods[16] = "", *m = mods, *name;
-	int err;
-
-	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
-		if (!attr->exclude_kernel)
-			*m++ = 'k';
-		if (!attr->exclude_user)
-			*m++ = 'u';
-		if (!attr->exclude_hv)
-			*m++ = 'h';
-		excl_guest_default = true;
-	}
-	if (attr->precise_ip) {
-		m += sprintf(m, "%.*s", (int)attr->precise_ip, "ppp");
-		excl_guest_default = true;
-	}
-	if (attr->exclude_host || attr->exclude_guest == excl_guest_default) {
-		if (!attr->exclude_host)
-			*m++ = 'H';
-		if (!attr->exclude_guest)
-			*m++ = 'G';
-	}
-	*m = '\0';
-	if (asprintf(&name, "%s%s%s", base, *mods ? ":" : "", mods) < 0)
-		return -ENOMEM;
-	err = evsel__set_name(evsel, name);
-	free(name);
-	return err;
-}
-
-/* perf's evsel__fallback(): what to change before trying again */
-static bool record__fallback(struct record *rec, struct evsel *evsel, int err)
-{
-	struct perf_event_attr *attr = evsel__attr(evsel);
-	struct evsel *pos;
-	int i;
-
-	if (err == -EINVAL && !rec->args.opts.no_lost) {
-		/* a kernel before PERF_FORMAT_LOST */
-		rec->args.opts.no_lost = true;
-		evlist__for_each(rec->evlist, i, pos)
-			evsel__attr(pos)->read_format &= ~(__u64)PERF_FORMAT_LOST;
-		return true;
-	}
-	if (attr->type == PERF_TYPE_HARDWARE && attr->config == PERF_COUNT_HW_CPU_CYCLES) {
-		if (rec->default_event && err == -EOPNOTSUPP && attr->precise_ip) {
-			attr->precise_ip--;
-			return true;
-		}
-		/* no PMU (a VM, TCG): perf's hrtimer-based stand-in, any cycles event */
-		if (err == -ENOENT || err == -ENXIO || err == -ENODEV ||
-		    (rec->default_event && (err == -EOPNOTSUPP || err == -EINVAL))) {
-			pr_info("Warning:\nThe cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
-			attr->type = PERF_TYPE_SOFTWARE;
-			attr->config = PERF_COUNT_SW_CPU_CLOCK;
-			return !record__rename(evsel, "cpu-clock");
-		}
-	}
-	return (err == -EACCES || err == -EPERM) && evsel__fallback_user(evsel);
-}
-
 /* perf's evsel__open_strerror() for the event the kernel refused */
 static int record__open_error(struct evsel *evsel, int err)
 {
@@ -223,27 +123,22 @@ static int record__open_error(struct evsel *evsel, int err)
 int record__open(struct record *rec)
 {
 	struct evsel *evsel, *failed;
-	int i, j, err;
+	int i, err;
 
 	do
 		err = evlist__open(rec->evlist, &failed);
-	while (err && failed && record__fallback(rec, failed, err));
+	while (err && failed && evlist__fallback(rec->evlist, failed, err));
 	if (err)
 		return record__open_error(failed, err);
+	/* the fallback took PERF_FORMAT_LOST away: no LOST_SAMPLES at the end */
+	rec->args.opts.no_lost = !(evsel__attr(evlist__entry(rec->evlist, 0))->read_format &
+				   PERF_FORMAT_LOST);
 	evlist__for_each(rec->evlist, i, evsel) {
-		int nr = evsel__nr_fds(evsel), nt = evsel__threads(evsel)->nr;
-		__u64 *ids = calloc(nr, sizeof(*ids));
-
-		if (!ids)
-			return -ENOMEM;
-		/* the ids in the order of the fds: CPU-major, as evsel__fd() has them */
-		for (j = 0, err = 0; j < nr && !err; j++)
-			if (ioctl(evsel__fd(evsel, j / nt, j % nt), PERF_EVENT_IOC_ID, &ids[j]))
-				err = -errno;
+		err = evsel__read_ids(evsel);
 		if (!err)
 			err = perfx_header__add_attr(&rec->header, evsel__attr(evsel),
-						     sizeof(struct perf_event_attr), ids, nr);
-		free(ids);
+						     sizeof(struct perf_event_attr),
+						     evsel__ids(evsel), evsel__nr_fds(evsel));
 		if (err)
 			return err;
 	}

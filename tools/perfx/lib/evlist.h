@@ -108,6 +108,12 @@ int evlist__for_each_cpu(struct evlist *evlist, int (*fn)(struct evlist *evlist,
  * everything and is returned with *@failed the event that hit it.
  */
 int evlist__open(struct evlist *evlist, struct evsel **failed);
+/*
+ * What to try after evlist__open() failed with @err at @failed: on a
+ * kernel without PERF_FORMAT_LOST (before 6.0) none of the list asks for
+ * it; else evsel__fallback() on @failed.  False: nothing left to try.
+ */
+bool evlist__fallback(struct evlist *evlist, struct evsel *failed, int err);
 int evlist__enable(struct evlist *evlist);
 int evlist__disable(struct evlist *evlist);
 /* Every event's cumulative counts per CPU into evsel->counts[]. */

@@ -29,6 +29,8 @@ struct evsel {
 	struct cpu_map *cpus;
 	struct thread_map *threads;
 	int *fds;
+	/* evsel__read_ids(): the kernel's id of each fd, in the fds' order */
+	__u64 *ids;
 	struct evsel_counts *counts;
 	struct evsel_counts *prev;
 	bool supported;
@@ -36,6 +38,8 @@ struct evsel {
 	bool retired;
 	/* its own modifier named G or H: a group's u or p leaves the guest be */
 	bool exclude_gh;
+	/* perf's default cycles: precise_ip lowered until the PMU takes it */
+	bool precise_max;
 	void *priv;
 	void (*priv_free)(void *priv);
 };

@@ -21,44 +21,6 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
-int evsel__paranoid_level(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int level = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &level) != 1)
-			level = 2;
-		fclose(f);
-	}
-	return level;
-}
-
-bool evsel__fallback_user(struct evsel *evsel)
-{
-	const char *sep = ":";
-	int paranoid;
-	char *name;
-
-	if (evsel->attr.exclude_kernel || evsel->attr.exclude_user)
-		return false;
-	paranoid = evsel__paranoid_level();
-	if (paranoid <= 1)
-		return false;
-	/* as perf: "cycles:u", but "cpu/event=0x3c/u" and "cycles:ku" */
-	if (strchr(evsel->name, '/') || strchr(evsel->name, ':'))
-		sep = "";
-	if (asprintf(&name, "%s%su", evsel->name, sep) < 0)
-		return false;
-	pr_info("kernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples\n",
-		paranoid);
-	free(evsel->name);
-	evsel->name = name;
-	evsel->attr.exclude_kernel = 1;
-	evsel->attr.exclude_hv = 1;
-	return true;
-}
-
 bool evsel__match(const struct evsel *evsel, __u32 type, __u64 config)
 {
 	return evsel->attr.type == type && evsel->attr.config == config;
@@ -121,6 +83,8 @@ void evsel__close(struct evsel *evsel)
 			close(evsel->fds[i]);
 	free(evsel->fds);
 	evsel->fds = NULL;
+	free(evsel->ids);
+	evsel->ids = NULL;
 }
 
 void evsel__delete(struct evsel *evsel)
@@ -144,6 +108,31 @@ int evsel__nr_fds(const struct evsel *evsel)
 	if (!evsel->cpus || !evsel->threads)
 		return 0;
 	return evsel->cpus->nr * evsel->threads->nr;
+}
+
+int evsel__read_ids(struct evsel *evsel)
+{
+	int j, nr = evsel__nr_fds(evsel), nt = evsel->threads->nr;
+	__u64 *ids = calloc(nr, sizeof(*ids));
+
+	if (!ids)
+		return -ENOMEM;
+	for (j = 0; j < nr; j++) {
+		if (ioctl(evsel__fd(evsel, j / nt, j % nt), PERF_EVENT_IOC_ID, &ids[j])) {
+			int err = -errno;
+
+			free(ids);
+			return err;
+		}
+	}
+	free(evsel->ids);
+	evsel->ids = ids;
+	return 0;
+}
+
+const __u64 *evsel__ids(const struct evsel *evsel)
+{
+	return evsel->ids;
 }
 
 int evsel__nr_open_fds(const struct evsel *evsel)

@@ -43,6 +43,15 @@ int evsel__paranoid_level(void);
  * exclude_hv, the name gets "u").  False when there is no such fallback.
  */
 bool evsel__fallback_user(struct evsel *evsel);
+/* perf's default event: cycles, as precise as the PMU takes ("cycles:P") */
+struct evsel *evsel__new_cycles(void);
+/*
+ * perf's evsel__fallback(): after the kernel refused @evsel with @err,
+ * change it into what perf tries next (a lower precise level of the
+ * default cycles, cpu-clock where no PMU counts cycles, user space only),
+ * saying so; false when perf has nothing to try.
+ */
+bool evsel__fallback(struct evsel *evsel, int err);
 struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
 struct evsel *evsel__clone(const struct evsel *orig, struct cgroup *cgrp);
 void evsel__delete(struct evsel *evsel);
@@ -58,6 +67,9 @@ int evsel__read_cpu(struct evsel *evsel, int cpu_idx);
 int evsel__fd(const struct evsel *evsel, int cpu_idx, int thread_idx);
 int evsel__nr_fds(const struct evsel *evsel);
 int evsel__nr_open_fds(const struct evsel *evsel);
+/* each fd's kernel id (PERF_EVENT_IOC_ID), in the order of evsel__fd(): CPU-major */
+int evsel__read_ids(struct evsel *evsel);
+const __u64 *evsel__ids(const struct evsel *evsel);
 void evsel__save_prev(struct evsel *evsel);
 
 #endif /* __PERFX_EVSEL_H */
