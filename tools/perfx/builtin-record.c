@@ -11,12 +11,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -114,23 +112,6 @@ static int record__synthesize(struct record *rec)
 	return record__write_marker(rec, PERF_RECORD_FINISHED_INIT);
 }
 
-static int record__ioctl(struct record *rec, unsigned long req)
-{
-	struct evsel *evsel;
-	int i, c, err;
-
-	evlist__for_each(rec->evlist, i, evsel) {
-		if (evsel__leader(evsel) != evsel)
-			continue;
-		for (c = 0; c < evsel__cpus(evsel)->nr; c++) {
-			err = evsel__ioctl_cpu(evsel, c, req);
-			if (err)
-				return err;
-		}
-	}
-	return 0;
-}
-
 /*
  * One pass over every ring (the last one takes what is below
  * --mmap-flush too), and a FINISHED_ROUND where record_rings__drain()
@@ -146,24 +127,6 @@ static int record__drain(struct record *rec, bool last)
 	if (err || !round)
 		return err;
 	return record__write_marker(rec, PERF_RECORD_FINISHED_ROUND);
-}
-
-/*
- * Rings whose events hung up (their tasks are gone) leave the poll set,
- * as perf's fdarray__filter(): ppoll() would return at once for them and
- * never let a pending signal in.  Returns how many are left.
- */
-static int record__filter_hup(struct record *rec)
-{
-	struct pollfd *pollfd = rec->rings.pollfd;
-	int i, left = 0;
-
-	for (i = 0; i < rec->rings.nr; i++) {
-		if (pollfd[i].revents & (POLLHUP | POLLERR))
-			pollfd[i].fd = -1;
-		left += pollfd[i].fd >= 0;
-	}
-	return left;
 }
 
 static bool record__workload_done(struct record *rec)
@@ -190,7 +153,7 @@ static int record__loop(struct record *rec)
 			return err;
 		if (perfx_done || record__workload_done(rec) || targets_gone) {
 			/* stop the events, then one last pass */
-			record__ioctl(rec, PERF_EVENT_IOC_DISABLE);
+			evlist__disable(rec->evlist);
 			finishing = true;
 			continue;
 		}
@@ -199,11 +162,13 @@ static int record__loop(struct record *rec)
 		 * that found data: a trickle of records would else keep this
 		 * thread draining a few at a time, sampling itself.
 		 */
-		if (ppoll(rec->rings.pollfd, rec->rings.nr, NULL, &unblocked) < 0 && errno != EINTR)
-			return -errno;
+		err = evlist__poll(rec->evlist, &unblocked);
+		if (err)
+			return err;
 		rec->waking++;
 		/* -p/-t end when every task is gone */
-		targets_gone = !record__filter_hup(rec) && record_args__task_target(&rec->args);
+		targets_gone = !evlist__filter_pollfd(rec->evlist) &&
+			       record_args__task_target(&rec->args);
 	}
 }
 
@@ -257,7 +222,7 @@ static int record__run(struct record *rec, int argc, const char **argv)
 	/* from here on, what was synthesized before a failure is kept */
 	err = record__synthesize(rec);
 	if (!err && !rec->args.opts.enable_on_exec)
-		err = record__ioctl(rec, PERF_EVENT_IOC_ENABLE);
+		err = evlist__enable(rec->evlist);
 	if (err)
 		return record__cut_short(rec, err, ~0ULL);
 	if (workload) {

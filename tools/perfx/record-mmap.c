@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfx record's rings: one per CPU, mapped by the CPU's first fd, the
- * others' records sent there (PERF_EVENT_IOC_SET_OUTPUT); where their
- * pages are and how they are read (--affinity, --aio), said with -v.
+ * perfx record's rings: one per CPU (lib/record-rings.c), mapped where
+ * evlist__mmap() says, the CPU's other events sending their records
+ * there; where their pages are and how they are read (--affinity,
+ * --aio), said with -v.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "lib/cpumap.h"
@@ -19,40 +19,26 @@
 #include "lib/threadmap.h"
 #include "record.h"
 
-/* the ring of CPU index @c: the first fd maps it, the others write into it */
-static int record__mmap_cpu(struct record *rec, int c)
+/* evlist__mmap()'s: the ring of CPU index @c, mapped from @fd */
+static int record__map_ring(void *arg, int c, int fd)
 {
-	struct perfx_ring *m = &rec->rings.rings[c].ring;
-	struct evsel *evsel;
-	int i, t, err;
+	struct record *rec = arg;
 
-	evlist__for_each(rec->evlist, i, evsel) {
-		for (t = 0; t < evsel__threads(evsel)->nr; t++) {
-			int fd = evsel__fd(evsel, c, t);
+	return record_rings__map(&rec->rings, c, fd);
+}
 
-			if (fd < 0)
-				continue;
-			if (!m->base) {
-				err = record_rings__map(&rec->rings, c, fd);
-				if (err)
-					goto out_err;
-				continue;
-			}
-			if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, m->fd)) {
-				err = -errno;
-				goto out_err;
-			}
-		}
+static void record__mmap_error(struct record *rec, int c, int err)
+{
+	if (c < 0) {
+		pr_err("cannot allocate the poll set: %s (%s)\n", strerror(-err),
+		       perfx__errname(err));
+		return;
 	}
-	return 0;
-
-out_err:
 	pr_err("mapping the ring buffer of CPU %d (%u pages): %s (%s)\n",
 	       evlist__cpus(rec->evlist)->map[c], rec->args.mmap_pages, strerror(-err),
 	       perfx__errname(err));
 	if (err == -EPERM)
 		pr_err("the locked-memory limit is too small: see -m and /proc/sys/kernel/perf_event_mlock_kb\n");
-	return err;
 }
 
 /* perf's --mmap-flush: 1 by default, at most a quarter of a ring */
@@ -75,7 +61,7 @@ int record__mmap(struct record *rec)
 		.nr_aio = rec->args.nr_aio,
 	};
 	const struct cpu_map *cpus = evlist__cpus(rec->evlist);
-	int c, err;
+	int bad, err;
 
 	err = numa_topo__new(NUMA_SYSFS, &rec->topo);
 	if (err) {
@@ -84,11 +70,14 @@ int record__mmap(struct record *rec)
 		return err;
 	}
 	err = record_rings__init(&rec->rings, &opts, rec->topo, &rec->out, cpus->map, cpus->nr);
-	if (err)
+	if (err) {
 		pr_err("cannot allocate the rings of %d CPUs: %s (%s)\n", cpus->nr, strerror(-err),
 		       perfx__errname(err));
-	for (c = 0; !err && c < cpus->nr; c++)
-		err = record__mmap_cpu(rec, c);
+		return err;
+	}
+	err = evlist__mmap(rec->evlist, record__map_ring, rec, &bad);
+	if (err)
+		record__mmap_error(rec, bad, err);
 	return err;
 }
 

@@ -7,6 +7,8 @@
  * the commands see the list through evlist.h's accessors, as libperf's
  * users see perf_evlist, so that the library may change it behind them.
  */
+#include <poll.h>
+
 #include "evlist.h"
 
 /*
@@ -33,6 +35,9 @@ struct evlist {
 	bool skip_unsupported;
 	/* evlist__set_cpu_affinity() */
 	bool cpu_affinity;
+	/* evlist__mmap(): each CPU's ring fd, -1 once it hung up */
+	struct pollfd *pollfd;
+	int nr_pollfd;
 };
 
 #endif /* __PERFX_EVLIST_INTERNAL_H */

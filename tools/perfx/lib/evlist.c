@@ -44,6 +44,7 @@ void evlist__delete(struct evlist *evlist)
 		evsel__delete(evlist->entries[i]);
 	free(evlist->entries);
 	evlist__delete(evlist->tmpl);
+	free(evlist->pollfd);
 	cpu_map__put(evlist->cpus);
 	thread_map__put(evlist->threads);
 	free(evlist);

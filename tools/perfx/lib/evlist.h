@@ -2,6 +2,7 @@
 #ifndef __PERFX_EVLIST_H
 #define __PERFX_EVLIST_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -119,6 +120,19 @@ int evlist__disable(struct evlist *evlist);
 /* Every event's cumulative counts per CPU into evsel->counts[]. */
 int evlist__read(struct evlist *evlist, struct evsel **failed);
 void evlist__close(struct evlist *evlist);
+/*
+ * Rings, as libperf's perf_evlist__mmap_ops: for each CPU index @c, @map
+ * maps one from the CPU's first fd (the events backend's, after
+ * evlist__open()), and every other fd of the CPU sends its records there
+ * (PERF_EVENT_IOC_SET_OUTPUT); the mapped fds make the poll set.  -errno,
+ * *@bad_idx the CPU index at fault (-1: none, out of memory).
+ */
+int evlist__mmap(struct evlist *evlist, int (*map)(void *arg, int c, int fd), void *arg,
+		 int *bad_idx);
+/* Waits for a ring's wakeup, or a signal @sigmask lets in (ppoll(2)) */
+int evlist__poll(struct evlist *evlist, const sigset_t *sigmask);
+/* The rings whose events hung up (their tasks are gone) leave the poll set: how many are left */
+int evlist__filter_pollfd(struct evlist *evlist);
 /* Counting fds open now; read syscalls made so far. */
 unsigned long evlist__nr_fds(const struct evlist *evlist);
 unsigned long evlist__nr_reads(const struct evlist *evlist);

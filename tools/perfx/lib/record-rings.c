@@ -26,9 +26,8 @@ int record_rings__init(struct record_rings *r, const struct record_rings_opts *o
 	r->out = out;
 	r->rings = calloc(nr, sizeof(*r->rings));
 	r->order = calloc(nr, sizeof(*r->order));
-	r->pollfd = calloc(nr, sizeof(*r->pollfd));
 	r->stats = calloc(topo->max_node + 1, sizeof(*r->stats));
-	if (!r->rings || !r->order || !r->pollfd || !r->stats)
+	if (!r->rings || !r->order || !r->stats)
 		return -ENOMEM;
 	r->nr = nr;
 	for (i = 0; i < nr; i++) {
@@ -38,7 +37,6 @@ int record_rings__init(struct record_rings *r, const struct record_rings_opts *o
 		r->rings[i].node = node < 0 ? 0 : node;
 		r->rings[i].pages_here = -1;
 		r->rings[i].pages_absent = -1;
-		r->pollfd[i].fd = -1;
 		r->order[i] = i;
 		r->stats[r->rings[i].node].nr_rings++;
 	}
@@ -62,7 +60,6 @@ void record_rings__exit(struct record_rings *r)
 		cpu_mask__exit(&r->rings[i].mask);
 	free(r->rings);
 	free(r->order);
-	free(r->pollfd);
 	free(r->stats);
 	memset(r, 0, sizeof(*r));
 }
@@ -70,13 +67,9 @@ void record_rings__exit(struct record_rings *r)
 int record_rings__map(struct record_rings *r, int idx, int fd)
 {
 	struct record_ring *ring = &r->rings[idx];
-	int err;
 
 	affinity__set(&r->map_aff, ring->cpu);
-	err = perfx_ring__map(&ring->ring, fd, r->opts.pages);
-	if (!err)
-		r->pollfd[idx] = (struct pollfd){ .fd = fd, .events = POLLIN };
-	return err;
+	return perfx_ring__map(&ring->ring, fd, r->opts.pages);
 }
 
 /* Where the kernel put the ring's pages, control page included. */

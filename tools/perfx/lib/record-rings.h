@@ -3,7 +3,6 @@
 #define __PERFX_RECORD_RINGS_H
 
 #include <linux/types.h>
-#include <poll.h>
 #include <sched.h>
 #include <stdbool.h>
 
@@ -53,7 +52,6 @@ struct record_rings {
 	struct perfx_writer		*out;
 	struct record_ring		*rings;		/* by CPU */
 	int				*order;		/* drained by node, then CPU */
-	struct pollfd			*pollfd;	/* by CPU */
 	int				nr;
 	struct affinity			map_aff;	/* mapping each ring from its CPU */
 	struct read_affinity		aff;
