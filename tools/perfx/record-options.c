@@ -51,18 +51,6 @@ static int record__bad_value(const char *opt, const char *arg, const char *expec
 
 #define RECORD_AIO_MAX		4	/* perf's --aio buffers a ring, at most */
 
-/* a number in any base strtoull() reads, all of @s, without a sign, at most @max */
-static int record_args__parse_ull(const char *s, unsigned long long max, unsigned long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || *v > max)
-		return -EINVAL;
-	return 0;
-}
-
 static int record_opt__events(void *p, const char *arg)
 {
 	struct record_args *args = p;
@@ -78,7 +66,7 @@ static int max_sample_rate(unsigned long long *rate)
 	char buf[32];
 
 	if (sysfs__read("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf)) ||
-	    record_args__parse_ull(buf, UINT_MAX, rate) || !*rate)
+	    perfx__parse_ull(buf, 0, 0, UINT_MAX, rate) || !*rate)
 		return -EINVAL;
 	return 0;
 }
@@ -132,7 +120,7 @@ static int record__parse_clockid(const char *arg, int *clockid)
 			return 0;
 		}
 	}
-	if (record_args__parse_ull(arg, INT_MAX, &v))
+	if (perfx__parse_ull(arg, 0, 0, INT_MAX, &v))
 		return -EINVAL;
 	*clockid = (int)v;
 	return 0;
@@ -193,7 +181,7 @@ static unsigned int record__default_pages(void)
 	char buf[32];
 
 	if (sysfs__read("/proc/sys/kernel/perf_event_mlock_kb", buf, sizeof(buf)) ||
-	    record_args__parse_ull(buf, LONG_MAX, &kb))
+	    perfx__parse_ull(buf, 0, 0, LONG_MAX, &kb))
 		return record__default_mmap_pages(-1, sysconf(_SC_PAGESIZE));
 	return record__default_mmap_pages(kb, sysconf(_SC_PAGESIZE));
 }
@@ -213,7 +201,7 @@ static int record_opt__callgraph(void *p, const char *arg)
 					 "fp[,depth], dwarf[,size] or lbr");
 	if (args->opts.max_stack &&
 	    (sysfs__read("/proc/sys/kernel/perf_event_max_stack", buf, sizeof(buf)) ||
-	     record_args__parse_ull(buf, UINT_MAX, &max) || args->opts.max_stack >= max))
+	     perfx__parse_ull(buf, 0, 0, UINT_MAX, &max) || args->opts.max_stack >= max))
 		args->opts.max_stack = 0;
 	return 0;
 }
@@ -225,7 +213,7 @@ static int record_opt__period(void *p, const char *arg)
 	struct record_args *args = p;
 	unsigned long long v;
 
-	if (record_args__parse_ull(arg, ULLONG_MAX, &v) || !v)
+	if (perfx__parse_ull(arg, 0, 0, ULLONG_MAX, &v) || !v)
 		return record__bad_value("-c", arg, "a period above 0");
 	args->opts.period = v;
 	args->opts.user_period = true;
@@ -239,7 +227,7 @@ static int record_opt__freq(void *p, const char *arg)
 
 	if (!strcmp(arg, "max"))
 		return record_args__max_freq(args);
-	if (record_args__parse_ull(arg, UINT_MAX, &v) || !v)
+	if (perfx__parse_ull(arg, 0, 0, UINT_MAX, &v) || !v)
 		return record__bad_value("-F", arg, "a frequency above 0 or 'max'");
 	args->opts.freq = v;
 	args->opts.user_freq = true;
@@ -272,7 +260,7 @@ static int record_opt__synth_threads(void *p, const char *arg)
 	struct record_args *args = p;
 	unsigned long long v;
 
-	if (record_args__parse_ull(arg, 1024, &v))
+	if (perfx__parse_ull(arg, 0, 0, 1024, &v))
 		return record__bad_value("--num-thread-synthesize", arg, "0 to 1024 threads");
 	/* perf's 0 is one thread, as its 1 */
 	args->synth.nr_threads = v ? v : 1;
@@ -284,7 +272,7 @@ static int record_opt__proc_map_timeout(void *p, const char *arg)
 	struct record_args *args = p;
 	unsigned long long v;
 
-	if (record_args__parse_ull(arg, UINT_MAX, &v))
+	if (perfx__parse_ull(arg, 0, 0, UINT_MAX, &v))
 		return record__bad_value("--proc-map-timeout", arg, "milliseconds");
 	args->synth.proc_map_timeout_ms = v;
 	return 0;
@@ -304,7 +292,7 @@ static int record_opt__aio(void *p, const char *arg)
 	struct record_args *args = p;
 	unsigned long long v = 1;
 
-	if (arg && (record_args__parse_ull(arg, RECORD_AIO_MAX, &v) || !v))
+	if (arg && (perfx__parse_ull(arg, 0, 0, RECORD_AIO_MAX, &v) || !v))
 		return record__bad_value("--aio", arg, "1 to 4 buffers per ring");
 	args->nr_aio = v;
 	return 0;

@@ -45,22 +45,6 @@ enum {
 static int stat_usage_error(const char *names, const char *fmt, ...) __printf(2, 3);
 static int stat_value_error(const char *name, const char *fmt, ...) __printf(2, 3);
 
-/* decimal in [@min, @max]: -EINVAL when it is no number, -ERANGE outside */
-static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *val)
-{
-	char *end;
-
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	*val = strtoul(s, &end, 10);
-	if (end == s || *end)
-		return -EINVAL;
-	if (errno || *val < min || *val > max)
-		return -ERANGE;
-	return 0;
-}
-
 /* the options' callbacks: @p is the struct stat_opts */
 
 static int stat_opt__event(void *p, const char *arg)
@@ -78,11 +62,11 @@ static int stat_opt__event(void *p, const char *arg)
 static int stat_opt__interval(void *p, const char *arg)
 {
 	struct stat_opts *opts = p;
-	unsigned long v;
+	unsigned long long v;
 	int err;
 
 	/* as perf 6.1: 0 is no interval, below 10 ms is taken too */
-	err = parse_uint(arg, 0, UINT_MAX, &v);
+	err = perfx__parse_ull(arg, 10, 0, UINT_MAX, &v);
 	if (err)
 		return stat_value_error("-I", "-I '%s': expected milliseconds from 0 (none) to %u (%s)",
 					arg, UINT_MAX, perfx__errname(err));
@@ -93,10 +77,10 @@ static int stat_opt__interval(void *p, const char *arg)
 static int stat_opt__repeat(void *p, const char *arg)
 {
 	struct stat_opts *opts = p;
-	unsigned long v;
+	unsigned long long v;
 	int err;
 
-	err = parse_uint(arg, 1, INT_MAX, &v);
+	err = perfx__parse_ull(arg, 10, 1, INT_MAX, &v);
 	if (err)
 		return stat_value_error("-r", "-r '%s': expected a count from 1 to %d (%s)",
 					arg, INT_MAX, perfx__errname(err));
@@ -148,10 +132,10 @@ static int stat_opt__cgroup_mode(void *p, const char *arg)
 static int stat_opt__max_cgroups(void *p, const char *arg)
 {
 	struct stat_opts *opts = p;
-	unsigned long v;
+	unsigned long long v;
 	int err;
 
-	err = parse_uint(arg, 1, CGROUP_SHARE_ATTACH_MAX, &v);
+	err = perfx__parse_ull(arg, 10, 1, CGROUP_SHARE_ATTACH_MAX, &v);
 	if (err)
 		return stat_value_error("max-cgroups",
 					"--max-cgroups '%s': expected a count from 1 to %d (%s)",

@@ -271,6 +271,14 @@ static int usage_option__key(const struct usage_option *opt)
 	return opt->key ? opt->key : opt->short_name;
 }
 
+/* the option whose key is @key, or the table's end */
+static const struct usage_option *usage_option__by_key(const struct usage_option *opts, int key)
+{
+	while (!usage_option__end(opts) && usage_option__key(opts) != key)
+		opts++;
+	return opts;
+}
+
 int option_parser__init(struct option_parser *p, const struct usage_option *opts,
 			int argc, char **argv)
 {
@@ -319,11 +327,9 @@ int option_parser__next(struct option_parser *p)
 
 int option_parser__apply(const struct option_parser *p, int key, void *args, const char *arg)
 {
-	const struct usage_option *opt = p->opts;
+	const struct usage_option *opt = usage_option__by_key(p->opts, key);
 	char *field;
 
-	while (!usage_option__end(opt) && usage_option__key(opt) != key)
-		opt++;
 	if (usage_option__end(opt))
 		return -EINVAL;
 	field = (char *)args + opt->off;
@@ -377,13 +383,11 @@ static bool usage_option__given_long(const struct usage_option *opt, char **argv
 int usage_parse_uint(FILE *f, const char * const *usagestr, const struct usage_option *opts,
 		     int key, char **argv, int optind_now, const char *arg, unsigned int *val)
 {
-	const struct usage_option *opt = opts;
+	const struct usage_option *opt = usage_option__by_key(opts, key);
 	const char *what = NULL;
 	char names[64], *end;
 	long v;
 
-	while (!usage_option__end(opt) && (opt->key ? opt->key : opt->short_name) != key)
-		opt++;
 	/* perf's OPT_UINTEGER: no '-' anywhere, then strtol() to the end */
 	if (strchr(arg, '-')) {
 		what = "expects an unsigned numerical value";

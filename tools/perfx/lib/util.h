@@ -2,6 +2,7 @@
 #ifndef __PERFX_UTIL_H
 #define __PERFX_UTIL_H
 
+#include <errno.h>
 #include <linux/types.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +49,26 @@ static inline void *perfx__grow(void *p, size_t *alloc, size_t nr, size_t size)
 	if (p)
 		*alloc = n;
 	return p;
+}
+
+/*
+ * All of @s as a number in @base (0: strtoull()'s 0x and 0 prefixes),
+ * with no sign: -EINVAL when it is none, -ERANGE outside [@min, @max]
+ */
+static inline int perfx__parse_ull(const char *s, int base, unsigned long long min,
+				   unsigned long long max, unsigned long long *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno || *v < min || *v > max)
+		return -ERANGE;
+	return 0;
 }
 
 /* CLOCK_MONOTONIC in nanoseconds, for durations */
