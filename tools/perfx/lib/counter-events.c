@@ -123,11 +123,12 @@ static int events_read_cpu(struct counter *counter, int c, struct evsel **failed
 	return 0;
 }
 
+/* as perf's evlist__enable(): the leaders; members follow them */
 static int events_ioctl_cpu(struct counter *counter, int c, unsigned long req)
 {
 	int i, nr = counter->nr_cgrps * counter->nr_members, err;
 
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr; i += counter->nr_members) {
 		err = evsel__ioctl_cpu(counter->evsels[i], c, req);
 		if (err)
 			return err;

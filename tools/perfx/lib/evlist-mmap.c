@@ -7,7 +7,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 
@@ -49,21 +48,24 @@ int evlist__mmap(struct evlist *evlist, int (*map)(void *arg, int c, int fd), vo
 {
 	int c, err = 0;
 
+	*bad_idx = -1;
 	free(evlist->pollfd);
 	evlist->nr_pollfd = evlist->cpus->nr;
 	evlist->pollfd = calloc(evlist->nr_pollfd, sizeof(*evlist->pollfd));
 	if (!evlist->pollfd) {
 		evlist->nr_pollfd = 0;
-		*bad_idx = -1;
 		return -ENOMEM;
 	}
 	for (c = 0; c < evlist->nr_pollfd; c++)
 		evlist->pollfd[c].fd = -1;
-	for (c = 0; !err && c < evlist->nr_pollfd; c++) {
+	for (c = 0; c < evlist->nr_pollfd; c++) {
 		err = evlist__mmap_cpu(evlist, c, map, arg);
-		*bad_idx = c;
+		if (err) {
+			*bad_idx = c;
+			return err;
+		}
 	}
-	return err;
+	return 0;
 }
 
 int evlist__poll(struct evlist *evlist, const sigset_t *sigmask)

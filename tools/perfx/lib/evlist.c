@@ -44,7 +44,6 @@ void evlist__delete(struct evlist *evlist)
 		evsel__delete(evlist->entries[i]);
 	free(evlist->entries);
 	evlist__delete(evlist->tmpl);
-	free(evlist->pollfd);
 	cpu_map__put(evlist->cpus);
 	thread_map__put(evlist->threads);
 	free(evlist);
@@ -559,6 +558,10 @@ void evlist__close(struct evlist *evlist)
 
 	for (i = 0; i < evlist->nr_counters; i++)
 		evlist->counters[i].ops->close(&evlist->counters[i]);
+	/* the poll set named the fds just closed */
+	free(evlist->pollfd);
+	evlist->pollfd = NULL;
+	evlist->nr_pollfd = 0;
 }
 
 unsigned long evlist__nr_fds(const struct evlist *evlist)

@@ -125,7 +125,8 @@ void evlist__close(struct evlist *evlist);
  * maps one from the CPU's first fd (the events backend's, after
  * evlist__open()), and every other fd of the CPU sends its records there
  * (PERF_EVENT_IOC_SET_OUTPUT); the mapped fds make the poll set.  -errno,
- * *@bad_idx the CPU index at fault (-1: none, out of memory).
+ * *@bad_idx the CPU index at fault (-1: none, out of memory).  evlist__close()
+ * empties the poll set.
  */
 int evlist__mmap(struct evlist *evlist, int (*map)(void *arg, int c, int fd), void *arg,
 		 int *bad_idx);
