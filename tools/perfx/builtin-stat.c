@@ -21,12 +21,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,13 +44,11 @@
 #include "lib/cpumap.h"
 #include "lib/data.h"
 #include "lib/debug.h"
-#include "lib/escape.h"
 #include "lib/evlist.h"
 #include "lib/evsel.h"
 #include "lib/evsel-stat.h"
 #include "lib/openmetrics.h"
 #include "lib/parse-events.h"
-#include "lib/parse-options.h"
 #include "lib/stat-display.h"
 #include "lib/threadmap.h"
 #include "lib/util.h"

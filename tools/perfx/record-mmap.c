@@ -13,10 +13,8 @@
 #include "lib/cpumap.h"
 #include "lib/debug.h"
 #include "lib/evlist.h"
-#include "lib/evsel.h"
 #include "lib/numa.h"
 #include "lib/read-affinity.h"
-#include "lib/threadmap.h"
 #include "record.h"
 
 /* evlist__mmap()'s: the ring of CPU index @c, mapped from @fd */

@@ -374,6 +374,7 @@ static const struct usage_option record_options[] = {
 	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },
 	{ 0, NULL, NULL, NULL, 0 }
 };
+#undef RA
 
 void record__usage(FILE *f)
 {

@@ -17,7 +17,6 @@
 #include "builtin.h"
 #include "lib/cgroup-share.h"
 #include "lib/data.h"
-#include "lib/debug.h"
 #include "lib/escape.h"
 #include "lib/parse-events.h"
 #include "lib/parse-options.h"

@@ -2,7 +2,6 @@
 /* one event: its attr, its fds per (CPU, thread), its counts. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -11,7 +10,6 @@
 
 #include "cgroup.h"
 #include "cpumap.h"
-#include "debug.h"
 #include "evsel-internal.h"
 #include "threadmap.h"
 
