@@ -1176,7 +1176,7 @@ int cmd_stat(int argc, char **argv)
 		return 1;
 	}
 	ret = stat_opts__parse(&ctx->opts, argc, argv);
-	if (ret > 2)
+	if (ret > 0)
 		goto out;
 	perfx__setup_print(ctx->opts.verbose);
 	if (ret < 0) {
@@ -1184,7 +1184,7 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	setlocale(LC_ALL, "");
-	stat_config_setup(ctx, ret == 2);
+	stat_config_setup(ctx, ctx->opts.no_aggr);
 	if (ctx->opts.cgroup_mode_given && !ctx->opts.for_each_cgroup)
 		pr_warning("--cgroup-mode has no effect without --for-each-cgroup\n");
 

@@ -243,16 +243,16 @@ int stat_opts__parse(struct stat_opts *opts, int argc, char **argv)
 	opts->max_cgroups = STAT_MAX_CGROUPS;
 	err = option_parser__init(&p, stat_options, argc, argv);
 	while (!err && (c = option_parser__next(&p)) != -1) {
-		if (c == 'h')	/* as perf: on stderr, only the options named after -h */
+		if (c == 'h') {	/* as perf: on stderr, only the options named after -h */
 			usage_with_options_argv(stderr, stat_usagestr, stat_options,
 						argc - optind, argv + optind);
-		else if (c == '?' || c == ':')
-			usage_getopt_error(stderr, stat_usagestr, stat_options, optopt,
-					   argv[optind - 1]);
-		else
-			err = option_parser__apply(&p, c, opts, optarg);
-		if (c == 'h' || c == '?' || c == ':')
 			err = USAGE_EXIT_STATUS;
+		} else if (c == '?' || c == ':') {
+			err = usage_getopt_error(stderr, stat_usagestr, stat_options, optopt,
+						 argv[optind - 1]);
+		} else {
+			err = option_parser__apply(&p, c, opts, optarg);
+		}
 	}
 	option_parser__exit(&p);
 	if (err)
@@ -293,5 +293,5 @@ int stat_opts__parse(struct stat_opts *opts, int argc, char **argv)
 			    opts->csv_sep || opts->json || opts->output))
 		return stat_usage_error("serve -I -r -A -x -j -o",
 					"--serve counts until SIGINT or SIGTERM and prints nothing: no command, -I, -r, -A, -x, -j or -o");
-	return opts->no_aggr ? 2 : 0;
+	return 0;
 }

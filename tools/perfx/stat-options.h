@@ -39,8 +39,8 @@ struct stat_opts {
 
 /*
  * perf stat's defaults into @opts (zeroed), then the options of @argv and
- * their combinations checked: 0, 2 for -A, an exit status once what is
- * wrong was printed (129 for a usage error or -h), or -errno.
+ * their combinations checked: 0, an exit status once what is wrong was
+ * printed (129 for a usage error or -h), or -errno.
  * @opts->argv points into @argv, at the command.
  */
 int stat_opts__parse(struct stat_opts *opts, int argc, char **argv);

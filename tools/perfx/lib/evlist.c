@@ -497,22 +497,6 @@ static int ioctl_cpu(struct evlist *evlist, int c, void *arg)
 	return 0;
 }
 
-bool evlist__fallback(struct evlist *evlist, struct evsel *failed, int err)
-{
-	__u64 lost = 0;
-	int i;
-
-	if (err == -EINVAL) {
-		for (i = 0; i < evlist->nr; i++) {
-			lost |= evlist->entries[i]->attr.read_format & PERF_FORMAT_LOST;
-			evlist->entries[i]->attr.read_format &= ~(__u64)PERF_FORMAT_LOST;
-		}
-		if (lost)
-			return true;
-	}
-	return evsel__fallback(failed, err);
-}
-
 int evlist__enable(struct evlist *evlist)
 {
 	unsigned long req = PERF_EVENT_IOC_ENABLE;

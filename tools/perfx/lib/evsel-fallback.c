@@ -3,7 +3,8 @@
  * perf's answers to an event the kernel refused: its default cycles at
  * the most precise level the PMU takes, cpu-clock where there is no PMU,
  * user space only where the paranoid level keeps users out of the kernel
- * (perf's evsel__new_cycles() and evsel__fallback()).
+ * (perf's evsel__new_cycles() and evsel__fallback()), and a kernel
+ * without PERF_FORMAT_LOST for the whole list (evlist__fallback()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "debug.h"
+#include "evlist-internal.h"
 #include "evsel-internal.h"
 
 int evsel__paranoid_level(void)
@@ -145,4 +147,20 @@ bool evsel__fallback(struct evsel *evsel, int err)
 		}
 	}
 	return (err == -EACCES || err == -EPERM) && evsel__fallback_user(evsel);
+}
+
+bool evlist__fallback(struct evlist *evlist, struct evsel *failed, int err)
+{
+	__u64 lost = 0;
+	int i;
+
+	if (err == -EINVAL) {
+		for (i = 0; i < evlist->nr; i++) {
+			lost |= evlist->entries[i]->attr.read_format & PERF_FORMAT_LOST;
+			evlist->entries[i]->attr.read_format &= ~(__u64)PERF_FORMAT_LOST;
+		}
+		if (lost)
+			return true;
+	}
+	return evsel__fallback(failed, err);
 }

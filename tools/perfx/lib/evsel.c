@@ -66,6 +66,8 @@ struct evsel *evsel__clone(const struct evsel *orig, struct cgroup *cgrp)
 	evsel->unit = orig->unit;
 	evsel->scale = orig->scale;
 	evsel->nr_members = orig->nr_members;
+	evsel->exclude_gh = orig->exclude_gh;
+	evsel->precise_max = orig->precise_max;
 	evsel->cgrp = cgroup__get(cgrp);
 	return evsel;
 }

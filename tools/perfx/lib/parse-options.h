@@ -12,12 +12,12 @@
  * OPT_INCR and OPT_CALLBACK; KEY: nothing, the command's own loop does it
  */
 enum usage_option_kind {
-	USAGE_OPT_KEY,
+	USAGE_OPT_KEY,		/* 0: the tables that say nothing more */
 	USAGE_OPT_BOOL,		/* bool = true */
 	USAGE_OPT_STRING,	/* const char * = the argument */
 	USAGE_OPT_INCR,		/* int++ */
 	USAGE_OPT_NOOP,		/* accepted, as perf's, and nothing to do */
-	USAGE_OPT_CALLBACK,	/* cb(args, argument): 0 or an exit status */
+	USAGE_OPT_CALLBACK,	/* cb(args, argument): 0, an exit status or -errno */
 };
 
 /*

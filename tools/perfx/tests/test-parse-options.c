@@ -237,13 +237,13 @@ static void test_apply(void)
 			 (char *)"--cb=bad", (char *)"-h", (char *)"--", (char *)"cmd", NULL };
 	struct apply_args args = { 0 };
 	struct option_parser p;
-	int c, ret, n = 0, rets[12];
+	int c, ret, n = 0, rets[ARRAY_SIZE(argv)] = { 0 };
 
-	if (option_parser__init(&p, apply_opts, 12, argv)) {
+	if (option_parser__init(&p, apply_opts, ARRAY_SIZE(argv) - 1, argv)) {
 		tap_ok(0, "apply: init");
 		return;
 	}
-	while ((c = option_parser__next(&p)) != -1 && n < 12)
+	while ((c = option_parser__next(&p)) != -1 && n < (int)ARRAY_SIZE(rets))
 		rets[n++] = option_parser__apply(&p, c, &args, optarg);
 	ret = optind;
 	option_parser__exit(&p);
