@@ -309,7 +309,7 @@ static int record_opt__mmap_flush(void *p, const char *arg)
 	return 0;
 }
 
-#define RA(field)	offsetof(struct record_args, field)
+#define RA(field)	struct record_args, field
 
 /* perf record's options that perfx has, as perf's OPT_* table */
 static const struct usage_option record_options[] = {
@@ -345,18 +345,18 @@ static const struct usage_option record_options[] = {
 	USAGE_INCR('v', "verbose", "be more verbose (show counter open errors, etc)", RA(verbose)),
 	USAGE_BOOL('W', "weight", "sample by weight (on special events only)",
 		   RA(opts.sample_weight)),
-	{ 0, "buildid-all", NULL, "Record build-id of all DSOs regardless of hits", 0,
-	  OPT_BUILDID_ALL, USAGE_OPT_BOOL, RA(buildid_all) },
+	USAGE_BOOL_KEY("buildid-all", "Record build-id of all DSOs regardless of hits", 0,
+		       OPT_BUILDID_ALL, RA(buildid_all)),
 	USAGE_CALLBACK(0, "call-graph", "record_mode[,record_size]", CALL_GRAPH_HELP, 0,
 		       OPT_CALL_GRAPH, record_opt__callgraph),
-	{ 0, "namespaces", NULL, "Record namespaces events", 0, OPT_NAMESPACES,
-	  USAGE_OPT_BOOL, RA(opts.namespaces) },
-	{ 0, "phys-data", NULL, "Record the sample physical addresses", 0, OPT_PHYS_DATA,
-	  USAGE_OPT_BOOL, RA(opts.sample_phys_addr) },
-	{ 0, "sample-cpu", NULL, "Record the sample cpu", 0, OPT_SAMPLE_CPU,
-	  USAGE_OPT_BOOL, RA(opts.sample_cpu) },
-	{ 0, "switch-events", NULL, "Record context switch events", 0, OPT_SWITCH_EVENTS,
-	  USAGE_OPT_BOOL, RA(opts.switch_events) },
+	USAGE_BOOL_KEY("namespaces", "Record namespaces events", 0, OPT_NAMESPACES,
+		       RA(opts.namespaces)),
+	USAGE_BOOL_KEY("phys-data", "Record the sample physical addresses", 0, OPT_PHYS_DATA,
+		       RA(opts.sample_phys_addr)),
+	USAGE_BOOL_KEY("sample-cpu", "Record the sample cpu", 0, OPT_SAMPLE_CPU,
+		       RA(opts.sample_cpu)),
+	USAGE_BOOL_KEY("switch-events", "Record context switch events", 0, OPT_SWITCH_EVENTS,
+		       RA(opts.switch_events)),
 	USAGE_CALLBACK(0, "num-thread-synthesize", "n",
 		       "number of threads to run for event synthesis", 0, OPT_NUM_THREAD_SYNTH,
 		       record_opt__synth_threads),

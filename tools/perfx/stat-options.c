@@ -143,7 +143,7 @@ static int stat_opt__max_cgroups(void *p, const char *arg)
 	return 0;
 }
 
-#define SO(field)	offsetof(struct stat_opts, field)
+#define SO(field)	struct stat_opts, field
 
 /* perf stat 6.1's words for the options it has too */
 static const struct usage_option stat_options[] = {
@@ -165,24 +165,24 @@ static const struct usage_option stat_options[] = {
 	USAGE_STRING('o', "output", "file", "output file name", SO(output)),
 	USAGE_CALLBACK('B', "big-num", NULL, "print large numbers with thousands' separators", 0,
 		       0, stat_opt__big_num),
-	{ 0, "no-big-num", NULL, "print numbers without thousands' separators", USAGE_OPT_HIDDEN,
-	  OPT_NO_BIG_NUM, USAGE_OPT_BOOL, SO(no_big_num) },
+	USAGE_BOOL_KEY("no-big-num", "print numbers without thousands' separators",
+		       USAGE_OPT_HIDDEN, OPT_NO_BIG_NUM, SO(no_big_num)),
 	USAGE_CALLBACK('G', "cgroup", "name", "monitor event in cgroup name only", 0, 0,
 		       stat_opt__cgroup),
-	{ 0, "for-each-cgroup", "name", "expand events for each cgroup", 0, OPT_FOR_EACH_CGROUP,
-	  USAGE_OPT_STRING, SO(for_each_cgroup) },
-	{ 0, "cgroup-mode", "auto|shared|bpf|per-cgroup",
-	  "how --for-each-cgroup counts: shared (one event per CPU for all cgroups), bpf (one event per CPU read by BPF at cgroup switches), per-cgroup (one per cgroup, as perf) or auto (shared where the kernel has it, else bpf where it loads, else per-cgroup)",
-	  0, OPT_CGROUP_MODE, USAGE_OPT_CALLBACK, 0, stat_opt__cgroup_mode },
-	{ 0, "follow-cgroups", NULL,
-	  "with --for-each-cgroup: expand the list again whenever cgroups are made or removed, counting those that appear from then on and showing those that go once more",
-	  0, OPT_FOLLOW_CGROUPS, USAGE_OPT_BOOL, SO(follow_cgroups) },
-	{ 0, "max-cgroups", "n",
-	  "with --follow-cgroups: count at most n cgroups at once (default 1024)", 0,
-	  OPT_MAX_CGROUPS, USAGE_OPT_CALLBACK, 0, stat_opt__max_cgroups },
-	{ 0, "serve", "[addr:]port",
-	  "instead of printing counts at exit, serve them to Prometheus on http://addr:port/metrics until SIGINT or SIGTERM (addr 127.0.0.1 if not given; with --for-each-cgroup)",
-	  0, OPT_SERVE, USAGE_OPT_STRING, SO(serve) },
+	USAGE_STRING_KEY("for-each-cgroup", "name", "expand events for each cgroup", 0,
+			 OPT_FOR_EACH_CGROUP, SO(for_each_cgroup)),
+	USAGE_CALLBACK(0, "cgroup-mode", "auto|shared|bpf|per-cgroup",
+		       "how --for-each-cgroup counts: shared (one event per CPU for all cgroups), bpf (one event per CPU read by BPF at cgroup switches), per-cgroup (one per cgroup, as perf) or auto (shared where the kernel has it, else bpf where it loads, else per-cgroup)",
+		       0, OPT_CGROUP_MODE, stat_opt__cgroup_mode),
+	USAGE_BOOL_KEY("follow-cgroups",
+		       "with --for-each-cgroup: expand the list again whenever cgroups are made or removed, counting those that appear from then on and showing those that go once more",
+		       0, OPT_FOLLOW_CGROUPS, SO(follow_cgroups)),
+	USAGE_CALLBACK(0, "max-cgroups", "n",
+		       "with --follow-cgroups: count at most n cgroups at once (default 1024)", 0,
+		       OPT_MAX_CGROUPS, stat_opt__max_cgroups),
+	USAGE_STRING_KEY("serve", "[addr:]port",
+			 "instead of printing counts at exit, serve them to Prometheus on http://addr:port/metrics until SIGINT or SIGTERM (addr 127.0.0.1 if not given; with --for-each-cgroup)",
+			 0, OPT_SERVE, SO(serve)),
 	USAGE_INCR('v', "verbose", "be more verbose (show the cgroup mode, counter fds and times)",
 		   SO(verbose)),
 	{ 'h', "help", NULL, "show this help", USAGE_OPT_HIDDEN },

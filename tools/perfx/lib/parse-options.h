@@ -2,6 +2,8 @@
 #ifndef __PERFX_PARSE_OPTIONS_H
 #define __PERFX_PARSE_OPTIONS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "util.h"
@@ -40,13 +42,35 @@ struct usage_option {
 	int (*cb)(void *args, const char *arg);
 };
 
-/* A table's entries, @o the field's offsetof() in the struct of arguments (as perf's OPT_*) */
-#define USAGE_BOOL(s, l, h, o)		{ s, l, NULL, h, .kind = USAGE_OPT_BOOL, .off = (o) }
-#define USAGE_STRING(s, l, a, h, o)	{ s, l, a, h, .kind = USAGE_OPT_STRING, .off = (o) }
-#define USAGE_INCR(s, l, h, o)		{ s, l, NULL, h, .kind = USAGE_OPT_INCR, .off = (o) }
-#define USAGE_NOOP(s, l, h)		{ s, l, NULL, h, .kind = USAGE_OPT_NOOP }
+/*
+ * Where @field of @type is, checked at build time to be of @ftype, the
+ * type option_parser__apply() writes there (as perf's check_vtype())
+ */
+#define USAGE_OFF(type, field, ftype)							\
+	(offsetof(type, field) +							\
+	 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(((type *)0)->field),	\
+						      ftype) ? 1 : -1]))
+
+/*
+ * A table's entries, into a field of the struct of arguments: @tf is
+ * "type, field", which a command's own macro makes (as perf's OPT_*)
+ */
+#define USAGE_BOOL(s, l, h, tf)	__USAGE_ENTRY(s, l, NULL, h, 0, 0, USAGE_OPT_BOOL, bool, tf)
+#define USAGE_STRING(s, l, a, h, tf) \
+	__USAGE_ENTRY(s, l, a, h, 0, 0, USAGE_OPT_STRING, const char *, tf)
+#define USAGE_INCR(s, l, h, tf)	__USAGE_ENTRY(s, l, NULL, h, 0, 0, USAGE_OPT_INCR, int, tf)
+#define USAGE_NOOP(s, l, h)	{ s, l, NULL, h, .kind = USAGE_OPT_NOOP }
+/* the same for an option with no short name: its key, and flags */
+#define USAGE_BOOL_KEY(l, h, fl, k, tf) \
+	__USAGE_ENTRY(0, l, NULL, h, fl, k, USAGE_OPT_BOOL, bool, tf)
+#define USAGE_STRING_KEY(l, a, h, fl, k, tf) \
+	__USAGE_ENTRY(0, l, a, h, fl, k, USAGE_OPT_STRING, const char *, tf)
+/* @tf was expanded into two arguments by now */
+#define __USAGE_ENTRY(s, l, a, h, fl, k, kd, ft, type, field)				\
+	{ .short_name = s, .long_name = l, .argh = a, .help = h, .flags = fl, .key = k,	\
+	  .kind = kd, .off = USAGE_OFF(type, field, ft) }
 #define USAGE_CALLBACK(s, l, a, h, fl, k, fn) \
-	{ s, l, a, h, fl, k, .kind = USAGE_OPT_CALLBACK, .cb = fn }
+	{ s, l, a, h, fl, k, .kind = USAGE_OPT_CALLBACK, .cb = (fn) }
 
 #define USAGE_OPT_OPTARG	(1U << 0)	/* the argument is optional */
 #define USAGE_OPT_HIDDEN	(1U << 1)	/* accepted, not shown */

@@ -218,7 +218,7 @@ static int apply_cb(void *p, const char *arg)
 	return arg && !strcmp(arg, "bad") ? USAGE_EXIT_STATUS : 0;
 }
 
-#define AA(field)	offsetof(struct apply_args, field)
+#define AA(field)	struct apply_args, field
 
 static const struct usage_option apply_opts[] = {
 	USAGE_BOOL('a', "all-cpus", "all", AA(all)),
