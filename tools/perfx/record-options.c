@@ -403,32 +403,18 @@ bool record_args__task_target(const struct record_args *args)
 
 int record_args__parse(struct record_args *args, int argc, char **argv)
 {
-	struct option_parser p;
-	int c, err;
+	int err;
 
 	/* perf's defaults, which the options override */
 	args->output = "perf.data";
 	args->opts.freq = RECORD_DEFAULT_FREQ;
 	args->synth.proc_map_timeout_ms = SYNTHESIZE_PROC_MAP_TIMEOUT;
 
-	err = option_parser__init(&p, record_options, argc, argv);
-	if (err) {
+	err = usage_options__parse(stderr, record_usage, record_options, argc, argv, args);
+	if (err < 0) {
 		fprintf(stderr, "perfx record: %s\n", strerror(-err));
 		return 1;
 	}
-	while (!err && (c = option_parser__next(&p)) != -1) {
-		if (c == 'h') {
-			usage_with_options_argv(stderr, record_usage, record_options,
-						argc - optind, argv + optind);
-			err = USAGE_EXIT_STATUS;
-		} else if (c == '?' || c == ':') {
-			err = usage_getopt_error(stderr, record_usage, record_options, optopt,
-						 argv[optind - 1]);
-		} else {
-			err = option_parser__apply(&p, c, args, optarg);
-		}
-	}
-	option_parser__exit(&p);
 	if (err)
 		return err;
 	args->argc = argc - optind;

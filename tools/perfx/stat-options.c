@@ -236,25 +236,11 @@ int stat_opts__print_events_error(const char *events, const struct parse_events_
 
 int stat_opts__parse(struct stat_opts *opts, int argc, char **argv)
 {
-	struct option_parser p;
-	int c, err;
+	int err;
 
 	opts->repeat = 1;
 	opts->max_cgroups = STAT_MAX_CGROUPS;
-	err = option_parser__init(&p, stat_options, argc, argv);
-	while (!err && (c = option_parser__next(&p)) != -1) {
-		if (c == 'h') {	/* as perf: on stderr, only the options named after -h */
-			usage_with_options_argv(stderr, stat_usagestr, stat_options,
-						argc - optind, argv + optind);
-			err = USAGE_EXIT_STATUS;
-		} else if (c == '?' || c == ':') {
-			err = usage_getopt_error(stderr, stat_usagestr, stat_options, optopt,
-						 argv[optind - 1]);
-		} else {
-			err = option_parser__apply(&p, c, opts, optarg);
-		}
-	}
-	option_parser__exit(&p);
+	err = usage_options__parse(stderr, stat_usagestr, stat_options, argc, argv, opts);
 	if (err)
 		return err;
 	opts->argc = argc - optind;

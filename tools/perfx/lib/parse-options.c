@@ -353,6 +353,27 @@ int option_parser__apply(const struct option_parser *p, int key, void *args, con
 	return -EINVAL;
 }
 
+int usage_options__parse(FILE *f, const char * const *usagestr, const struct usage_option *opts,
+			 int argc, char **argv, void *args)
+{
+	struct option_parser p;
+	int c, err;
+
+	err = option_parser__init(&p, opts, argc, argv);
+	while (!err && (c = option_parser__next(&p)) != -1) {
+		if (c == 'h') {	/* as perf: only the options named after -h */
+			usage_with_options_argv(f, usagestr, opts, argc - optind, argv + optind);
+			err = USAGE_EXIT_STATUS;
+		} else if (c == '?' || c == ':') {
+			err = usage_getopt_error(f, usagestr, opts, optopt, argv[optind - 1]);
+		} else {
+			err = option_parser__apply(&p, c, args, optarg);
+		}
+	}
+	option_parser__exit(&p);
+	return err;
+}
+
 void option_parser__exit(struct option_parser *p)
 {
 	free(p->longopts);

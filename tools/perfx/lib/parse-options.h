@@ -151,6 +151,14 @@ int option_parser__next(struct option_parser *p);
  */
 int option_parser__apply(const struct option_parser *p, int key, void *args, const char *arg);
 void option_parser__exit(struct option_parser *p);
+/*
+ * As perf's parse_options(): every option of @argv done to @args as
+ * @opts says, -h's usage and getopt_long()'s errors printed on @f.  0
+ * (optind is then the first argument), the exit status once printed
+ * (USAGE_EXIT_STATUS, or a callback's), or -errno.
+ */
+int usage_options__parse(FILE *f, const char * const *usagestr, const struct usage_option *opts,
+			 int argc, char **argv, void *args);
 
 /* One option's line(s), as in the usage text. */
 void usage_option__print(FILE *f, const struct usage_option *opt);
