@@ -14,6 +14,7 @@
 
 #include "lib/evlist.h"
 #include "lib/evsel-internal.h"
+#include "lib/util.h"
 #include "tests/tap.h"
 
 static struct evsel *new_event(__u32 type, __u64 config, const char *name)
@@ -76,7 +77,7 @@ static void test_cycles(void)
 	       !strcmp(evsel__name(evsel), "cpu-clock:k"),
 	       "cycles:k without a PMU: cpu-clock:k (%s)", evsel__name(evsel));
 	evsel__delete(evsel);
-	for (i = 0; i < sizeof(no_pmu) / sizeof(no_pmu[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(no_pmu); i++) {
 		evsel = new_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles");
 		if (!evsel)
 			return;
