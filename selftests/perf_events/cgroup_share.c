@@ -268,6 +268,59 @@ TEST_F(share, conservation)
 }
 
 /*
+ * Per-cgroup times follow the event's own through switches at which it
+ * stayed enabled and those at which it did not: the only task of B runs
+ * while the event is disabled, so B reads exactly 0, and an event that is
+ * never multiplexed runs whenever it is enabled, so each cgroup's
+ * time_running is its time_enabled; where the mount is the system's root,
+ * the root's values are exactly the event's own.
+ */
+TEST_F(share, times_follow_enable)
+{
+	__u64 ids[] = { self->a_id, self->b_id, self->root_id };
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			       PERF_FORMAT_TOTAL_TIME_RUNNING,
+		.disabled = 1,
+	};
+	__u64 a[3], b[3], r[3], own[3];
+	int fd, i;
+
+	fd = cgs_perf_open(&attr, -1, CPU, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, cgs_attach(fd, ids, 3));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 30 * MS));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_NE(0ULL, cgs_run_busy(self->b, CPU, 30 * MS));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 30 * MS));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+
+	ASSERT_EQ(24, cgs_read(fd, self->a_id, a, 3));
+	ASSERT_EQ(24, cgs_read(fd, self->b_id, b, 3));
+	ASSERT_EQ(24, cgs_read(fd, self->root_id, r, 3));
+	ASSERT_EQ(24, read(fd, own, sizeof(own)));
+	TH_LOG("A %llu %llu %llu, root %llu %llu %llu, own %llu %llu %llu",
+	       a[0], a[1], a[2], r[0], r[1], r[2], own[0], own[1], own[2]);
+
+	EXPECT_GT(a[0], 0ULL);
+	EXPECT_GT(a[1], 0ULL);
+	EXPECT_EQ(a[1], a[2]);
+	EXPECT_EQ(r[1], r[2]);
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(0ULL, b[i]);
+		EXPECT_LE(a[i], r[i]);
+		if (self->mnt_is_root)
+			EXPECT_EQ(own[i], r[i]);
+	}
+	close(fd);
+}
+
+/*
  * A task moved from A to B while it runs (from another CPU when there is
  * one): A counts what it ran before the move, which happened while the
  * test wrote cgroup.procs, so between the task's CPU time read just before
