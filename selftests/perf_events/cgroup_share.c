@@ -210,20 +210,13 @@ TEST_F(share, task_below_attached_levels)
 TEST_F(share, conservation)
 {
 	__u64 ids[] = { self->p_id, self->a_id, self->b_id, self->root_id };
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			       PERF_FORMAT_TOTAL_TIME_RUNNING,
-		.disabled = 1,
-	};
 	__u64 p[3], a[3], b[3], r[3], own[3];
 	int fd, cga, cgb, status, i;
 	pid_t pa, pb;
 
 	/* attached before it counts anything, so it all lands in a cgroup */
-	fd = cgs_perf_open(&attr, -1, CPU, -1, 0);
+	fd = cgs_open_times_disabled(CPU, PERF_TYPE_SOFTWARE,
+				     PERF_COUNT_SW_CPU_CLOCK);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, cgs_attach(fd, ids, 4));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
@@ -278,18 +271,11 @@ TEST_F(share, conservation)
 TEST_F(share, times_follow_enable)
 {
 	__u64 ids[] = { self->a_id, self->b_id, self->root_id };
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			       PERF_FORMAT_TOTAL_TIME_RUNNING,
-		.disabled = 1,
-	};
 	__u64 a[3], b[3], r[3], own[3];
 	int fd, i;
 
-	fd = cgs_perf_open(&attr, -1, CPU, -1, 0);
+	fd = cgs_open_times_disabled(CPU, PERF_TYPE_SOFTWARE,
+				     PERF_COUNT_SW_CPU_CLOCK);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, cgs_attach(fd, ids, 3));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));

@@ -275,18 +275,11 @@ TEST_F(hw, group)
 TEST_F(hw, conservation)
 {
 	__u64 ids[] = { self->p_id, self->a_id, self->b_id, self->root_id };
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_HARDWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_HW_CPU_CYCLES,
-		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			       PERF_FORMAT_TOTAL_TIME_RUNNING,
-		.disabled = 1,
-	};
 	__u64 p[3], a[3], b[3], r[3], own[3];
 	int fd, i;
 
-	fd = cgs_perf_open(&attr, -1, CPU, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = cgs_open_times_disabled(CPU, PERF_TYPE_HARDWARE,
+				     PERF_COUNT_HW_CPU_CYCLES);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, cgs_attach(fd, ids, 4));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));

@@ -87,6 +87,21 @@ static inline int cgs_open_counter(int cpu, __u64 config, __u64 read_format,
 	return cgs_perf_open(&attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
+/* a CPU-wide counting event on @cpu with both times, disabled */
+static inline int cgs_open_times_disabled(int cpu, __u32 type, __u64 config)
+{
+	struct perf_event_attr attr = {
+		.type = type,
+		.size = sizeof(attr),
+		.config = config,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			       PERF_FORMAT_TOTAL_TIME_RUNNING,
+		.disabled = 1,
+	};
+
+	return cgs_perf_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
 /* ioctl(@fd, @cmd, @arg) as 0 or more, or -errno */
 static inline int cgs_ioctl(int fd, unsigned long cmd, void *arg)
 {
