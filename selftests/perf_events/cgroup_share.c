@@ -455,6 +455,50 @@ TEST_F(share, single_and_batch_read)
 	close(fd);
 }
 
+/* Make cgroups gFROM to gN-1 in @dir, their ids in ids[FROM] to ids[N-1]. */
+static int mkdir_g(const char *dir, __u64 *ids, int from, int n)
+{
+	char path[PATH_MAX], name[32];
+	int i;
+
+	for (i = from; i < n; i++) {
+		snprintf(name, sizeof(name), "g%d", i);
+		ids[i] = cgs_mkdir(dir, name, path);
+		if (!ids[i])
+			return -1;
+	}
+	return 0;
+}
+
+/* Open a group of @n task-clock counters on CPU, read as @fmt says. */
+static int open_task_clock_group(int *fds, int n, __u64 fmt)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		/* one PMU: a cpu-clock member of a task-clock group counts 0 */
+		fds[i] = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, fmt,
+					  i ? fds[0] : -1);
+		if (fds[i] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Run a busy task for 20 ms on CPU in cgroup gN of @dir for each N of @busy. */
+static int run_busy_in_g(const char *dir, const int *busy, int n)
+{
+	char path[PATH_MAX];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (snprintf(path, sizeof(path), "%s/g%d", dir, busy[i]) >=
+		    (int)sizeof(path) || !cgs_run_busy(path, CPU, 20 * MS))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * A batch read of a group with every read_format flag, 12 members (39
  * values a cgroup, more than the 32 the kernel otherwise copies per hold
@@ -469,26 +513,13 @@ TEST_F(share, batch_read_group_every_value)
 	enum { MEMBERS = 12, N = 40, REC = 3 + 3 * MEMBERS };
 	__u64 ids[N], evid[MEMBERS], one[REC], *all;
 	int fds[MEMBERS], i, j, busy[] = { 3, 37 };
-	char path[PATH_MAX], name[32];
 
-	for (i = 0; i < N; i++) {
-		snprintf(name, sizeof(name), "g%d", i);
-		ids[i] = cgs_mkdir(self->dir, name, path);
-		ASSERT_NE(0ULL, ids[i]);
-	}
-	for (i = 0; i < MEMBERS; i++) {
-		/* one PMU: a cpu-clock member of a task-clock group counts 0 */
-		fds[i] = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, fmt,
-					  i ? fds[0] : -1);
-		ASSERT_LE(0, fds[i]);
+	ASSERT_EQ(0, mkdir_g(self->dir, ids, 0, N));
+	ASSERT_EQ(0, open_task_clock_group(fds, MEMBERS, fmt));
+	for (i = 0; i < MEMBERS; i++)
 		ASSERT_EQ(0, ioctl(fds[i], PERF_EVENT_IOC_ID, &evid[i]));
-	}
 	ASSERT_EQ(0, cgs_attach(fds[0], ids, N));
-	for (i = 0; i < 2; i++) {
-		ASSERT_GT((int)sizeof(path),
-			  snprintf(path, sizeof(path), "%s/g%d", self->dir, busy[i]));
-		ASSERT_NE(0ULL, cgs_run_busy(path, CPU, 20 * MS));
-	}
+	ASSERT_EQ(0, run_busy_in_g(self->dir, busy, 2));
 	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP));
 
 	all = calloc(1 + N * (1 + REC), sizeof(*all));
@@ -795,6 +826,96 @@ TEST_F(share, reattach_keeps_counts)
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_NE(0ULL, cgs_run_busy(self->a, CPU, 20 * MS));
 	EXPECT_GT(cgs_count(self->fd, self->a_id), a);
+}
+
+/*
+ * A cgroup counts its attached subtree.  A re-attach that adds an ancestor
+ * of a kept cgroup starts the ancestor at 0 and keeps the descendant's
+ * count; one that drops the descendant keeps the ancestor's.  A second
+ * event that has neither, only P, gets the counts of A1's tasks in P.
+ */
+TEST_F(share, reattach_hierarchy)
+{
+	__u64 a_a1[] = { self->a_id, self->a1_id };
+	__u64 p_a[] = { self->p_id, self->a_id };
+	long long a1, a1_2, a_2;
+	int other;
+
+	other = cgs_open_counter(CPU, PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, cgs_attach(other, &self->p_id, 1));
+	ASSERT_EQ(0, cgs_attach(self->fd, &self->a1_id, 1));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a1, CPU, 30 * MS));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	a1 = cgs_count(self->fd, self->a1_id);
+	ASSERT_GT(a1, 0);
+
+	ASSERT_EQ(0, cgs_attach(self->fd, a_a1, 2));
+	EXPECT_EQ(0, cgs_count(self->fd, self->a_id));
+	EXPECT_EQ(a1, cgs_count(self->fd, self->a1_id));
+
+	/* from then on A counts what A1 does */
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_NE(0ULL, cgs_run_busy(self->a1, CPU, 30 * MS));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	a1_2 = cgs_count(self->fd, self->a1_id);
+	a_2 = cgs_count(self->fd, self->a_id);
+	EXPECT_GT(a_2, 0);
+	EXPECT_EQ(a_2, a1_2 - a1);
+
+	ASSERT_EQ(0, cgs_attach(self->fd, p_a, 2));
+	EXPECT_EQ(a_2, cgs_count(self->fd, self->a_id));
+	EXPECT_EQ(0, cgs_count(self->fd, self->p_id));
+
+	/* both runs, through neither A1 nor A */
+	EXPECT_GT(cgs_count(other, self->p_id), a1);
+	close(other);
+}
+
+/*
+ * P's values are the sums of its 100 attached children's, exactly, for
+ * the leader's times and each member's count of a group of 4: summed up
+ * over more holds of the kernel's lock than one (64 counts each, 5 per
+ * cgroup here), alike in a batch read and a single read of P.
+ */
+TEST_F(share, subtree_sums_span_holds)
+{
+	__u64 fmt = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+		    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	enum { MEMBERS = 4, N = 101, REC = 3 + 2 * MEMBERS };
+	__u64 ids[N], one[REC], sum[REC] = { 0 }, *all;
+	int fds[MEMBERS], i, j, busy[] = { 10, 90 };
+
+	ids[0] = self->p_id;
+	ASSERT_EQ(0, mkdir_g(self->dir, ids, 1, N));
+	ASSERT_EQ(0, open_task_clock_group(fds, MEMBERS, fmt));
+	ASSERT_EQ(0, cgs_attach(fds[0], ids, N));
+	ASSERT_EQ(0, run_busy_in_g(self->dir, busy, 2));
+	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP));
+
+	all = calloc(1 + N * (1 + REC), sizeof(*all));
+	ASSERT_NE(NULL, all);
+	ASSERT_EQ(8 * (1 + N * (1 + REC)), cgs_read(fds[0], 0, all, 1 + N * (1 + REC)));
+	for (i = 1; i < N; i++) {
+		__u64 *rec = all + 1 + i * (1 + REC);
+
+		for (j = 1; j < REC; j++)
+			sum[j] += rec[1 + j];
+	}
+	ASSERT_EQ(8 * REC, cgs_read(fds[0], self->p_id, one, REC));
+	EXPECT_GT(one[1], 0ULL);
+	for (j = 1; j < 3; j++) {
+		EXPECT_EQ(sum[j], one[j]);
+		EXPECT_EQ(one[j], all[2 + j]);
+	}
+	for (j = 0; j < MEMBERS; j++) {
+		EXPECT_GT(one[3 + 2 * j], 0ULL);
+		EXPECT_EQ(sum[3 + 2 * j], one[3 + 2 * j]);
+		EXPECT_EQ(one[3 + 2 * j], all[2 + 3 + 2 * j]);
+	}
+	free(all);
+	for (i = MEMBERS - 1; i >= 0; i--)
+		close(fds[i]);
 }
 
 /*
