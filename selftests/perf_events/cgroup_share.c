@@ -11,6 +11,7 @@
 #include "cgroup_share_util.h"
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <linux/userfaultfd.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -916,6 +917,74 @@ TEST_F(share, subtree_sums_span_holds)
 	free(all);
 	for (i = MEMBERS - 1; i >= 0; i--)
 		close(fds[i]);
+}
+
+struct group_reader {
+	int fd;
+	__u64 id, want[3];
+	atomic_bool stop;
+	atomic_long reads, wrong;
+};
+
+/* Group reads of one cgroup until told to stop: each must read want[]. */
+static void *group_reader(void *arg)
+{
+	struct group_reader *r = arg;
+	__u64 v[3];
+	int ret;
+
+	while (!atomic_load(&r->stop)) {
+		ret = cgs_read(r->fd, r->id, v, 3);
+		if (ret == -EAGAIN)
+			continue;
+		atomic_fetch_add(&r->reads, 1);
+		if (ret != (int)sizeof(v) || memcmp(v, r->want, sizeof(v)))
+			atomic_fetch_add(&r->wrong, 1);
+	}
+	return NULL;
+}
+
+/*
+ * A re-attach carries a group's counts over table by table, one cgroup per
+ * hold of the lock: group reads of a kept cgroup racing 50 re-attaches of
+ * 200 cgroups, in turn in reverse order and without the last, read what
+ * they read before, from every member, or fail with EAGAIN; they never see
+ * a member whose counts are not carried over yet.
+ */
+TEST_F(share, group_read_during_reattach)
+{
+	enum { N = 200 };
+	struct group_reader r = { .id = 0 };
+	__u64 ids[N], rev[N];
+	pthread_t th;
+	int fds[2], i;
+
+	ASSERT_EQ(0, mkdir_g(self->dir, ids, 0, N));
+	for (i = 0; i < N; i++)
+		rev[i] = ids[N - 1 - i];
+	ASSERT_EQ(0, open_task_clock_group(fds, 2, PERF_FORMAT_GROUP));
+	ASSERT_EQ(0, cgs_attach(fds[0], ids, N));
+	ASSERT_EQ(0, run_busy_in_g(self->dir, (int[]){ 0 }, 1));
+	ASSERT_EQ(0, ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP));
+	ASSERT_EQ(24, cgs_read(fds[0], ids[0], r.want, 3));
+	ASSERT_NE(0ULL, r.want[1]);
+	ASSERT_NE(0ULL, r.want[2]);
+
+	r.fd = fds[0];
+	r.id = ids[0];
+	ASSERT_EQ(0, pthread_create(&th, NULL, group_reader, &r));
+	for (i = 0; i < 50; i++) {
+		if (cgs_attach(fds[0], i % 2 ? ids : rev, N - i % 2))
+			break;
+	}
+	atomic_store(&r.stop, true);
+	pthread_join(th, NULL);
+	EXPECT_EQ(50, i);
+	TH_LOG("%ld reads, %ld wrong", atomic_load(&r.reads), atomic_load(&r.wrong));
+	EXPECT_GT(atomic_load(&r.reads), 0);
+	EXPECT_EQ(0, atomic_load(&r.wrong));
+	close(fds[1]);
+	close(fds[0]);
 }
 
 /*

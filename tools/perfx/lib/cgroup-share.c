@@ -25,7 +25,8 @@
  *           { nr, { id, values... }[nr] }; with PERF_FORMAT_GROUP (through
  *           the leader) the values are the group's read(2) layout
  *           { nr, [ena], [run], { value, [id], [lost] }[nr] } for every
- *           member open, that cgroup's counts, taken at one point.
+ *           member open, that cgroup's counts, every member's taken
+ *           at the same points.
  *           Returns the bytes written at buf; -ENOSPC (with the size
  *           needed stored in buf_size) when the buffer is too small,
  *           -ENOENT for an id not attached, -EAGAIN when the set or the
