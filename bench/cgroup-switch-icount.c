@@ -60,9 +60,8 @@
  * Idle before each ping-pong, so that the previous figure's teardown is
  * over: RCU callbacks, cgroup offlining and freeing, and the static keys
  * that the last cgroup event or table drops from delayed work, one second
- * each (perf_sched_events after the series' key: two).  Under -icount
- * with sleep=off an idle guest's clock jumps to the next timer, so this
- * costs no host time.
+ * each.  Under -icount with sleep=off an idle guest's clock jumps to the
+ * next timer, so this costs no host time.
  */
 #define SETTLE_US	3000000
 
