@@ -207,23 +207,26 @@ TEST_F(share, task_below_attached_levels)
  * cgroup, where every task of the CPU lives, it counts exactly what the
  * event itself counted.  (In a cgroup namespace or a container the mount
  * is a subtree: tasks outside it count in the event, not in its root.)
+ * For each way a switch reads an event (@config): cpu-clock and
+ * task-clock brought up to the switch's clock reading, context-switches
+ * not read at all (its count is in memory).  @ids: P, A, B and the mount.
  */
-TEST_F(share, conservation)
+static void conservation(struct __test_metadata *_metadata,
+			 const char *a_dir, const char *b_dir,
+			 const __u64 ids[4], bool mnt_is_root, __u64 config)
 {
-	__u64 ids[] = { self->p_id, self->a_id, self->b_id, self->root_id };
 	__u64 p[3], a[3], b[3], r[3], own[3];
 	int fd, cga, cgb, status, i;
 	pid_t pa, pb;
 
 	/* attached before it counts anything, so it all lands in a cgroup */
-	fd = cgs_open_times_disabled(CPU, PERF_TYPE_SOFTWARE,
-				     PERF_COUNT_SW_CPU_CLOCK);
+	fd = cgs_open_times_disabled(CPU, PERF_TYPE_SOFTWARE, config);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, cgs_attach(fd, ids, 4));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 
-	cga = open(self->a, O_RDONLY | O_DIRECTORY);
-	cgb = open(self->b, O_RDONLY | O_DIRECTORY);
+	cga = open(a_dir, O_RDONLY | O_DIRECTORY);
+	cgb = open(b_dir, O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, cga);
 	ASSERT_LE(0, cgb);
 	pa = cgs_fork_into(cga);
@@ -242,23 +245,45 @@ TEST_F(share, conservation)
 	ASSERT_EQ(pb, waitpid(pb, &status, 0));
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(24, cgs_read(fd, self->p_id, p, 3));
-	ASSERT_EQ(24, cgs_read(fd, self->a_id, a, 3));
-	ASSERT_EQ(24, cgs_read(fd, self->b_id, b, 3));
-	ASSERT_EQ(24, cgs_read(fd, self->root_id, r, 3));
+	ASSERT_EQ(24, cgs_read(fd, ids[0], p, 3));
+	ASSERT_EQ(24, cgs_read(fd, ids[1], a, 3));
+	ASSERT_EQ(24, cgs_read(fd, ids[2], b, 3));
+	ASSERT_EQ(24, cgs_read(fd, ids[3], r, 3));
 	ASSERT_EQ(24, read(fd, own, sizeof(own)));
 
+	/* each task was switched out at least once: at its exit */
 	EXPECT_GT(a[0], 0ULL);
 	EXPECT_GT(b[0], 0ULL);
 	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(a[i] + b[i], p[i]);
 		EXPECT_LE(p[i], r[i]);
-		if (self->mnt_is_root)
+		if (mnt_is_root)
 			EXPECT_EQ(own[i], r[i]);
 	}
 	close(cga);
 	close(cgb);
 	close(fd);
+}
+
+#define CONSERVATION(config)						\
+	conservation(_metadata, self->a, self->b,			\
+		     (__u64[]){ self->p_id, self->a_id, self->b_id,	\
+				self->root_id },			\
+		     self->mnt_is_root, config)
+
+TEST_F(share, conservation)
+{
+	CONSERVATION(PERF_COUNT_SW_CPU_CLOCK);
+}
+
+TEST_F(share, conservation_task_clock)
+{
+	CONSERVATION(PERF_COUNT_SW_TASK_CLOCK);
+}
+
+TEST_F(share, conservation_context_switches)
+{
+	CONSERVATION(PERF_COUNT_SW_CONTEXT_SWITCHES);
 }
 
 /*
